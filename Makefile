@@ -1,0 +1,31 @@
+# bqgen — make targets. Go >= 1.24 on PATH is the only requirement.
+GO ?= go
+export GOFLAGS ?= -mod=mod
+
+.PHONY: all build generate example test bench lint fuzz
+
+all: lint test
+
+build:
+	$(GO) build -o bin/bqgen ./cmd/bqgen
+
+# Regenerate the committed example package from examples/registry.yaml.
+generate:
+	$(GO) run ./cmd/bqgen generate -r examples/registry.yaml -o examples/events
+
+# The main job: generate from the example registry, then run the example service on it.
+example: generate
+	$(GO) run ./examples/orders-service
+
+# The test command CI runs (.ci/run).
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run ./cmd/bqgen generate -r examples/registry.yaml -o examples/events --check

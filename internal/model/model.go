@@ -1,0 +1,291 @@
+// Package model is the resolved, language-neutral form of a bqgen registry.
+//
+// The registry package builds it from YAML (after validation); every emitter reads it
+// and nothing else. A model is immutable once built: emitters must not change it.
+package model
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Pos is a position in a registry source file: 1-based line and column (columns count
+// bytes, as yaml.v3 reports them). The zero Pos means "no position".
+type Pos struct {
+	File   string
+	Line   int
+	Column int
+}
+
+// IsValid reports whether p names a real position.
+func (p Pos) IsValid() bool { return p.File != "" && p.Line > 0 }
+
+// String formats p as file:line:col (or file alone when there is no line).
+func (p Pos) String() string {
+	if p.Line <= 0 {
+		return p.File
+	}
+	return p.File + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+}
+
+// Registry is a whole registry: every message and named type from one file or a
+// directory of files (BRIEF §3).
+type Registry struct {
+	// Version is the registry format version; always 1.
+	Version int
+	// Consumers lists the languages that read these messages ("go", "php", "node", …).
+	Consumers []string
+	// GoPackage is the default Go package name from `go.package` ("" when unset).
+	GoPackage string
+	// Types are the named types of `types:`, sorted by name.
+	Types []*NamedType
+	// Messages are sorted by URN.
+	Messages []*Message
+	// Files are the source files read, in the order read.
+	Files []string
+}
+
+// HasConsumer reports whether lang is among the declared consumers.
+func (r *Registry) HasConsumer(lang string) bool {
+	for _, c := range r.Consumers {
+		if c == lang {
+			return true
+		}
+	}
+	return false
+}
+
+// Type returns the named type called name, or nil.
+func (r *Registry) Type(name string) *NamedType {
+	i := sort.Search(len(r.Types), func(i int) bool { return r.Types[i].Name >= name })
+	if i < len(r.Types) && r.Types[i].Name == name {
+		return r.Types[i]
+	}
+	return nil
+}
+
+// Message returns the message with the given URN, or nil.
+func (r *Registry) Message(urn string) *Message {
+	i := sort.Search(len(r.Messages), func(i int) bool { return r.Messages[i].URN >= urn })
+	if i < len(r.Messages) && r.Messages[i].URN == urn {
+		return r.Messages[i]
+	}
+	return nil
+}
+
+// NamedType is an entry of `types:`: a reusable schema referred to as `type: Name`.
+type NamedType struct {
+	Name   string
+	Schema *Schema
+	Pos    Pos // the position of the name key
+}
+
+// MessageKind says whether a message announces a fact or asks for an action (CONTRACT §4).
+type MessageKind string
+
+const (
+	// Event is a past-tense fact (`orders:created`); the default kind.
+	Event MessageKind = "event"
+	// Command is an imperative request (`media:thumbnail.generate`).
+	Command MessageKind = "command"
+)
+
+// Message is one URN and the schema of its `data` (CONTRACT §1, §4).
+type Message struct {
+	URN         string
+	Kind        MessageKind
+	Summary     string
+	Description string
+	Owner       string
+	// Queue is the default logical queue: `queue:` or, when unset, the bounded context.
+	Queue string
+	// Deprecation is nil unless the message is deprecated.
+	Deprecation *Deprecation
+	// Supersedes is the URN this message replaces ("" when none).
+	Supersedes string
+	// Data is the schema of the envelope's `data`; always of kind Object.
+	Data *Schema
+	// Lint holds the rule ids this message silences, with the reason given.
+	Lint *Lint
+	Pos  Pos // the position of the URN key
+}
+
+// Context returns the bounded context of the URN: `orders` for urn:babel:orders:created.
+func (m *Message) Context() string { return URNContext(m.URN) }
+
+// Name returns the event-or-command part of the URN: `created.v2` for
+// urn:babel:orders:created.v2.
+func (m *Message) Name() string {
+	parts := strings.SplitN(m.URN, ":", 4)
+	if len(parts) < 4 {
+		return ""
+	}
+	return parts[3]
+}
+
+// URNContext returns the bounded-context part of a URN of the form
+// urn:babel:<context>:<name>, or "" when the URN has another form.
+func URNContext(urn string) string {
+	parts := strings.SplitN(urn, ":", 4)
+	if len(parts) < 4 {
+		return ""
+	}
+	return parts[2]
+}
+
+// Deprecation marks a deprecated message or field.
+type Deprecation struct {
+	// Reason is the text given (`deprecated: "Use …"`); "" when `deprecated: true`.
+	Reason string
+}
+
+// Lint is a `lint:` block: rules silenced for one message (or a whole file).
+type Lint struct {
+	Ignore []string
+	Reason string
+	Pos    Pos
+}
+
+// Kind is the registry type of a schema (BRIEF §3).
+type Kind string
+
+// The registry types of BRIEF §3. Ref is a use of a named type from `types:`.
+const (
+	String    Kind = "string"
+	Integer   Kind = "integer"
+	Number    Kind = "number"
+	Boolean   Kind = "boolean"
+	Object    Kind = "object"
+	Array     Kind = "array"
+	Map       Kind = "map"
+	Money     Kind = "money"
+	Timestamp Kind = "timestamp"
+	UUID      Kind = "uuid"
+	Ref       Kind = "ref"
+)
+
+// Schema is one resolved schema node. Which fields mean something depends on Kind; the
+// others are zero.
+type Schema struct {
+	Kind Kind
+
+	// Ref is the named type's name when Kind is Ref; Named points at it.
+	Ref   string
+	Named *NamedType
+
+	Description string
+	Nullable    bool
+	Deprecation *Deprecation
+	// Examples are JSON values (nil, bool, int64, float64, string, []any,
+	// map[string]any) given under `examples:`.
+	Examples []any
+	// GDPR is the `x-gdpr-sensitive` mark: "" when absent, "true" for `true`, else the
+	// category string.
+	GDPR string
+
+	// GoName overrides the Go identifier of the field or type (`go: {name: …}`).
+	GoName string
+	// GoEnumNames maps enum values (as their JSON text: `web`, `3`) to Go constant
+	// names (`go: {enum: {mW: Milliwatt}}`).
+	GoEnumNames map[string]string
+
+	// String: lengths count Unicode code points (JSON Schema minLength/maxLength).
+	MinLength *int64
+	MaxLength *int64
+	Pattern   string
+	// Format is a JSON Schema format: uuid, email, uri, date, date-time ("" for none).
+	Format string
+
+	// Enum holds the allowed values: strings for String, int64 for Integer, float64
+	// for Number, bool for Boolean. Nil when there is no enum.
+	Enum []any
+
+	// Integer: IntFormat is "int32" or "" (int64). Bounds are exact integers.
+	// Number: bounds are finite float64s.
+	IntFormat        string
+	Minimum          *Bound
+	Maximum          *Bound
+	ExclusiveMinimum *Bound
+	ExclusiveMaximum *Bound
+	// Encoding is "string" when an integer is carried as a JSON string, else "".
+	Encoding string
+
+	// Object: properties in source order; AdditionalProperties defaults to true.
+	Properties           []*Property
+	AdditionalProperties bool
+
+	// Array.
+	Items       *Schema
+	MinItems    *int64
+	MaxItems    *int64
+	UniqueItems bool
+
+	// Map: the schema of every value.
+	Values *Schema
+
+	Pos Pos // the position of the schema's mapping (or its `type` value)
+}
+
+// Bound is a finite numeric constant from the registry: an exact int64 when IsInt is
+// true (integer schemas), otherwise the float64 F (number schemas).
+type Bound struct {
+	IsInt bool
+	I     int64
+	F     float64
+}
+
+// Float returns n as a float64.
+func (n Bound) Float() float64 {
+	if n.IsInt {
+		return float64(n.I)
+	}
+	return n.F
+}
+
+// Property is one key of an object schema.
+type Property struct {
+	// Name is the exact JSON key.
+	Name     string
+	Required bool
+	Schema   *Schema
+	Pos      Pos // the position of the key
+}
+
+// Resolve follows Ref schemas to the schema they name. It returns s itself for every
+// other kind. Nullable, description and the other per-use annotations stay on the Ref
+// node; callers that need them read them from s.
+func (s *Schema) Resolve() *Schema {
+	for s != nil && s.Kind == Ref && s.Named != nil {
+		s = s.Named.Schema
+	}
+	return s
+}
+
+// Property returns the property called name, or nil.
+func (s *Schema) Property(name string) *Property {
+	for _, p := range s.Properties {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Walk calls fn for s and every schema below it (properties, items, map values), in
+// source order, with the JSON path of each (`$.lines[*].sku`). It does not follow Ref.
+func Walk(s *Schema, path string, fn func(path string, s *Schema)) {
+	if s == nil {
+		return
+	}
+	fn(path, s)
+	for _, p := range s.Properties {
+		Walk(p.Schema, path+"."+p.Name, fn)
+	}
+	if s.Items != nil {
+		Walk(s.Items, path+"[*]", fn)
+	}
+	if s.Values != nil {
+		Walk(s.Values, path+".*", fn)
+	}
+}
