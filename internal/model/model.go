@@ -44,6 +44,9 @@ type Registry struct {
 	Messages []*Message
 	// Files are the source files read, in the order read.
 	Files []string
+	// Lints are the file-level `lint:` blocks (top level of a file), in file order; each
+	// silences its rules for every message and type of the file named by its Pos.File.
+	Lints []*Lint
 }
 
 // HasConsumer reports whether lang is among the declared consumers.
@@ -225,6 +228,9 @@ type Schema struct {
 	Values *Schema
 
 	Pos Pos // the position of the schema's mapping (or its `type` value)
+	// Keys maps each keyword written in the registry for this schema (`maxLength`,
+	// `enum`, …) to the position of its key; nil when the schema has no source.
+	Keys map[string]Pos
 }
 
 // Bound is a finite numeric constant from the registry: an exact int64 when IsInt is

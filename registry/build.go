@@ -1,0 +1,839 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/babelqueue/bqgen/internal/gonames"
+	"github.com/babelqueue/bqgen/internal/model"
+)
+
+// pending is a diagnostic with the lint blocks that may silence it.
+type pending struct {
+	d    Diagnostic
+	lint *model.Lint // the message's lint block, or nil
+}
+
+type loader struct {
+	diags    []pending
+	reg      *model.Registry
+	msgs     map[string]*model.Message
+	types    map[string]*model.NamedType
+	refs     []refUse
+	fileLint map[string]*model.Lint
+	curLint  *model.Lint // lint block of the message being built
+	pkgPos   model.Pos
+}
+
+type refUse struct {
+	s    *model.Schema
+	what string
+	lint *model.Lint
+}
+
+func (l *loader) report(pos model.Pos, rule, msg, hint string, related ...model.Pos) {
+	r, _ := ruleByID(rule)
+	sev := r.Severity
+	if sev == "" {
+		sev = SeverityError
+	}
+	l.diags = append(l.diags, pending{d: Diagnostic{Pos: pos, Severity: sev, Rule: rule, Message: msg, Hint: hint, Related: related}, lint: l.curLint})
+}
+
+func (l *loader) hasErrors() bool {
+	for _, p := range l.diags {
+		if p.d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// load parses, validates and resolves srcs into one registry.
+func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, error) {
+	var ds Diagnostics
+	type parsed struct {
+		name string
+		root *tnode
+	}
+	var files []parsed
+	for _, s := range srcs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		if s.skip {
+			continue
+		}
+		root, pd := parseFile(s.name, s.data)
+		ds = append(ds, pd...)
+		if root == nil {
+			continue
+		}
+		fd, err := validateFormat(root)
+		if err != nil {
+			return nil, nil, err
+		}
+		ds = append(ds, fd...)
+		if !pd.HasErrors() && !fd.HasErrors() {
+			files = append(files, parsed{s.name, root})
+		}
+	}
+	if ds.HasErrors() {
+		ds.Sort()
+		return nil, ds, nil
+	}
+	l := &loader{
+		reg:      &model.Registry{Version: 1},
+		msgs:     map[string]*model.Message{},
+		types:    map[string]*model.NamedType{},
+		fileLint: map[string]*model.Lint{},
+	}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		l.reg.Files = append(l.reg.Files, f.name)
+		l.file(f.name, f.root)
+		checkText(l, f.root)
+	}
+	sort.Slice(l.reg.Types, func(i, j int) bool { return l.reg.Types[i].Name < l.reg.Types[j].Name })
+	sort.Slice(l.reg.Messages, func(i, j int) bool { return l.reg.Messages[i].URN < l.reg.Messages[j].URN })
+	l.link()
+	l.cycles()
+	checkRules(l)
+	if !l.hasErrors() {
+		_, colls := gonames.Plan(l.reg, l.reg.GoPackage)
+		for _, c := range colls {
+			l.curLint = nil
+			msg := fmt.Sprintf("Go name %q of %s collides with ", c.Name, c.What)
+			switch {
+			case c.OtherWhat != "" && c.Other.IsValid():
+				msg += fmt.Sprintf("%s at %s", c.OtherWhat, c.Other)
+			case c.OtherWhat != "":
+				msg += c.OtherWhat
+			case c.Name == "":
+				msg = fmt.Sprintf("no Go name can be derived for %s", c.What)
+			default:
+				msg = fmt.Sprintf("Go name %q of %s is not usable", c.Name, c.What)
+			}
+			var rel []model.Pos
+			if c.Other.IsValid() {
+				rel = []model.Pos{c.Other}
+			}
+			l.report(c.Pos, RuleGoName, msg, c.Hint, rel...)
+		}
+	}
+	ds = l.finish()
+	if ds.HasErrors() {
+		return nil, ds, nil
+	}
+	return l.reg, ds, nil
+}
+
+// silenceable reports whether a `lint: {ignore: …}` block may silence rule. Rules whose
+// violation would make generation impossible or wrong cannot be silenced.
+func silenceable(rule string) bool {
+	switch rule {
+	case RuleSyntax, RuleFormat, RuleDefault, RuleLimit, RuleDuplicate, RuleIntRange, RuleNonFinite, RuleGoName, RuleNamedType:
+		return false
+	}
+	return true
+}
+
+func lintHas(lt *model.Lint, rule string) bool {
+	if lt == nil {
+		return false
+	}
+	for _, id := range lt.Ignore {
+		if id == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// finish applies lint blocks, removes duplicates (aliases share nodes) and sorts.
+func (l *loader) finish() Diagnostics {
+	var ds Diagnostics
+	seen := map[string]bool{}
+	for _, p := range l.diags {
+		if silenceable(p.d.Rule) && (lintHas(p.lint, p.d.Rule) || lintHas(l.fileLint[p.d.Pos.File], p.d.Rule)) {
+			continue
+		}
+		k := p.d.String()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		ds = append(ds, p.d)
+	}
+	ds.Sort()
+	return ds
+}
+
+// file merges one validated file into the registry.
+func (l *loader) file(name string, root *tnode) {
+	if v := root.val("consumers"); v != nil {
+		for _, it := range v.items {
+			if !l.reg.HasConsumer(it.str) {
+				l.reg.Consumers = append(l.reg.Consumers, it.str)
+			}
+		}
+	}
+	if g := root.val("go"); g != nil {
+		if e := g.get("package"); e != nil {
+			switch {
+			case l.reg.GoPackage == "":
+				l.reg.GoPackage, l.pkgPos = e.val.str, e.val.pos
+			case l.reg.GoPackage != e.val.str:
+				l.report(e.val.pos, RuleFormat, fmt.Sprintf("go.package %q disagrees with go.package %q at %s", e.val.str, l.reg.GoPackage, l.pkgPos),
+					"use one Go package name in every file of the registry (or set it in one file only)", l.pkgPos)
+			}
+		}
+	}
+	if e := root.get("lint"); e != nil {
+		lt := buildLint(e)
+		l.fileLint[name] = lt
+		l.reg.Lints = append(l.reg.Lints, lt)
+	}
+	if ts := root.val("types"); ts != nil {
+		for _, e := range ts.entries {
+			if prev := l.types[e.key]; prev != nil {
+				l.report(e.keyPos, RuleDuplicate, fmt.Sprintf("type %q is defined twice (first at %s)", e.key, prev.Pos),
+					"keep one definition of the type", prev.Pos)
+				continue
+			}
+			nt := &model.NamedType{Name: e.key, Pos: e.keyPos}
+			l.types[e.key] = nt
+			l.curLint = nil
+			nt.Schema = l.schema(e.val, fmt.Sprintf("type %q", e.key), false)
+			l.reg.Types = append(l.reg.Types, nt)
+		}
+	}
+	if ms := root.val("messages"); ms != nil {
+		for _, e := range ms.entries {
+			if prev := l.msgs[e.key]; prev != nil {
+				l.curLint = nil
+				l.report(e.keyPos, RuleDuplicate, fmt.Sprintf("URN %q is defined twice (first at %s)", e.key, prev.Pos),
+					"a URN is defined once; an incompatible change mints "+e.key+".v2", prev.Pos)
+				continue
+			}
+			m := l.message(e)
+			l.msgs[e.key] = m
+			l.reg.Messages = append(l.reg.Messages, m)
+		}
+	}
+	l.curLint = nil
+}
+
+func buildLint(e *tentry) *model.Lint {
+	lt := &model.Lint{Pos: e.keyPos}
+	for _, it := range e.val.val("ignore").items {
+		lt.Ignore = append(lt.Ignore, it.str)
+	}
+	lt.Reason = e.val.val("reason").str
+	return lt
+}
+
+func (l *loader) message(e tentry) *model.Message {
+	n := e.val
+	m := &model.Message{URN: e.key, Kind: model.Event, Pos: e.keyPos}
+	if le := n.get("lint"); le != nil {
+		m.Lint = buildLint(le)
+	}
+	l.curLint = m.Lint
+	if v := n.val("kind"); v != nil {
+		m.Kind = model.MessageKind(v.str)
+	}
+	m.Summary = strVal(n.val("summary"))
+	m.Description = strVal(n.val("description"))
+	m.Owner = strVal(n.val("owner"))
+	m.Queue = strVal(n.val("queue"))
+	if m.Queue == "" {
+		m.Queue = model.URNContext(m.URN)
+	}
+	m.Deprecation = deprecation(n.val("deprecated"))
+	m.Supersedes = strVal(n.val("supersedes"))
+	m.Data = l.schema(n.val("data"), fmt.Sprintf("the data of message %q", e.key), true)
+	return m
+}
+
+func strVal(n *tnode) string {
+	if n == nil || n.kind != tStr {
+		return ""
+	}
+	return n.str
+}
+
+func deprecation(n *tnode) *model.Deprecation {
+	if n == nil {
+		return nil
+	}
+	switch n.kind {
+	case tStr:
+		return &model.Deprecation{Reason: n.str}
+	case tBool:
+		if n.b {
+			return &model.Deprecation{}
+		}
+	}
+	return nil
+}
+
+// Keywords that apply to each kind, beyond the common ones.
+var (
+	commonKeys = map[string]bool{"type": true, "description": true, "nullable": true, "deprecated": true,
+		"examples": true, "x-gdpr-sensitive": true, "go": true}
+	kindKeys = map[model.Kind][]string{
+		model.String:  {"minLength", "maxLength", "pattern", "enum", "format"},
+		model.Integer: {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "format", "encoding"},
+		model.Number:  {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum"},
+		model.Boolean: {"enum"},
+		model.Object:  {"properties", "required", "additionalProperties"},
+		model.Array:   {"items", "minItems", "maxItems", "uniqueItems"},
+		model.Map:     {"values"},
+	}
+	builtinKinds = map[string]model.Kind{"string": model.String, "integer": model.Integer, "number": model.Number,
+		"boolean": model.Boolean, "object": model.Object, "array": model.Array, "map": model.Map,
+		"money": model.Money, "timestamp": model.Timestamp, "uuid": model.UUID}
+)
+
+// keyKinds lists the kinds a keyword applies to, for hints.
+func keyKinds(key string) []string {
+	var out []string
+	for _, b := range builtins {
+		for _, k := range kindKeys[builtinKinds[b]] {
+			if k == key {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+func ratOf(n json.Number) *big.Rat {
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		return new(big.Rat)
+	}
+	return r
+}
+
+var (
+	minInt64 = new(big.Rat).SetInt64(math.MinInt64)
+	maxInt64 = new(big.Rat).SetInt64(math.MaxInt64)
+	minInt32 = new(big.Rat).SetInt64(math.MinInt32)
+	maxInt32 = new(big.Rat).SetInt64(math.MaxInt32)
+)
+
+// schema builds the schema at n (validated by the format schema) and checks what the
+// format schema cannot.
+func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
+	s := &model.Schema{Pos: n.pos, AdditionalProperties: true, Keys: map[string]model.Pos{}}
+	for _, e := range n.entries {
+		s.Keys[e.key] = e.keyPos
+	}
+	typ := strVal(n.val("type"))
+	if isData {
+		typ = "object"
+	}
+	if k, ok := builtinKinds[typ]; ok {
+		s.Kind = k
+	} else {
+		s.Kind, s.Ref = model.Ref, typ
+		l.refs = append(l.refs, refUse{s: s, what: what, lint: l.curLint})
+	}
+	// Keywords that do not apply to the type.
+	for _, e := range n.entries {
+		if commonKeys[e.key] {
+			continue
+		}
+		ok := false
+		for _, k := range kindKeys[s.Kind] {
+			if k == e.key {
+				ok = true
+			}
+		}
+		if ok {
+			continue
+		}
+		tname := typ
+		if s.Kind == model.Ref {
+			tname = "named type " + typ
+		}
+		hint := fmt.Sprintf("remove %q", e.key)
+		if ks := keyKinds(e.key); len(ks) > 0 {
+			hint = fmt.Sprintf("%q applies to %s only; remove it", e.key, strings.Join(ks, ", "))
+			if s.Kind == model.Ref {
+				hint += fmt.Sprintf(", or set it on type %q itself", typ)
+			}
+		}
+		l.report(e.keyPos, RuleFormat, fmt.Sprintf("%q does not apply to %s (%s)", e.key, what, tname), hint)
+	}
+	s.Description = strVal(n.val("description"))
+	if v := n.val("nullable"); v != nil {
+		s.Nullable = v.b
+	}
+	s.Deprecation = deprecation(n.val("deprecated"))
+	if v := n.val("x-gdpr-sensitive"); v != nil {
+		switch {
+		case v.kind == tStr:
+			s.GDPR = v.str
+		case v.kind == tBool && v.b:
+			s.GDPR = "true"
+		}
+	}
+	if v := n.val("examples"); v != nil {
+		s.Examples = []any{}
+		for _, it := range v.items {
+			s.Examples = append(s.Examples, plainValue(it))
+		}
+	}
+	if g := n.val("go"); g != nil {
+		s.GoName = strVal(g.val("name"))
+	}
+
+	switch s.Kind {
+	case model.String:
+		s.MinLength = l.count(n, "minLength", what)
+		s.MaxLength = l.count(n, "maxLength", what)
+		l.minMaxCount(n, "minLength", "maxLength", s.MinLength, s.MaxLength, what)
+		if e := n.get("pattern"); e != nil {
+			s.Pattern = e.val.str
+			checkPattern(l, e, what)
+		}
+		if e := n.get("format"); e != nil {
+			s.Format = e.val.str
+			if s.Format == "int32" {
+				l.report(e.val.pos, RuleFormat, fmt.Sprintf("format int32 does not apply to %s (string)", what),
+					"string formats are uuid, email, uri, date, date-time; int32 is for integers")
+				s.Format = ""
+			}
+		}
+	case model.Integer:
+		if e := n.get("format"); e != nil {
+			if e.val.str != "int32" {
+				l.report(e.val.pos, RuleFormat, fmt.Sprintf("format %s does not apply to %s (integer)", e.val.str, what),
+					"the only integer format is int32")
+			} else {
+				s.IntFormat = "int32"
+			}
+		}
+		if e := n.get("encoding"); e != nil {
+			s.Encoding = e.val.str
+		}
+		s.Minimum = l.intBound(n, "minimum", s.IntFormat, what)
+		s.Maximum = l.intBound(n, "maximum", s.IntFormat, what)
+		s.ExclusiveMinimum = l.intBound(n, "exclusiveMinimum", s.IntFormat, what)
+		s.ExclusiveMaximum = l.intBound(n, "exclusiveMaximum", s.IntFormat, what)
+		l.emptyRange(n, what, true)
+	case model.Number:
+		s.Minimum = numBound(n, "minimum")
+		s.Maximum = numBound(n, "maximum")
+		s.ExclusiveMinimum = numBound(n, "exclusiveMinimum")
+		s.ExclusiveMaximum = numBound(n, "exclusiveMaximum")
+		l.emptyRange(n, what, false)
+	case model.Object:
+		if ps := n.val("properties"); ps != nil {
+			for _, e := range ps.entries {
+				p := &model.Property{Name: e.key, Pos: e.keyPos}
+				p.Schema = l.schema(e.val, fmt.Sprintf("field %q", e.key), false)
+				s.Properties = append(s.Properties, p)
+			}
+		}
+		if req := n.val("required"); req != nil {
+			for _, it := range req.items {
+				p := s.Property(it.str)
+				if p == nil {
+					var names []string
+					for _, p := range s.Properties {
+						names = append(names, p.Name)
+					}
+					msg := fmt.Sprintf("required names %q, which is not a property of %s", it.str, what)
+					if sug := suggest(it.str, names); sug != "" {
+						msg += fmt.Sprintf("; did you mean %q?", sug)
+					}
+					l.report(it.pos, RuleFormat, msg, "add the property under `properties:`, or remove it from `required`")
+					continue
+				}
+				p.Required = true
+			}
+		}
+		if v := n.val("additionalProperties"); v != nil {
+			s.AdditionalProperties = v.b
+		}
+	case model.Array:
+		if e := n.get("items"); e != nil {
+			s.Items = l.schema(e.val, "the items of "+what, false)
+		} else {
+			l.report(keyOrPos(n, "type"), RuleFormat, fmt.Sprintf("%s is an array without \"items\"", what),
+				"add `items:` with the schema of every item")
+		}
+		s.MinItems = l.count(n, "minItems", what)
+		s.MaxItems = l.count(n, "maxItems", what)
+		l.minMaxCount(n, "minItems", "maxItems", s.MinItems, s.MaxItems, what)
+		if v := n.val("uniqueItems"); v != nil {
+			s.UniqueItems = v.b
+		}
+	case model.Map:
+		if e := n.get("values"); e != nil {
+			s.Values = l.schema(e.val, "the values of "+what, false)
+		} else {
+			l.report(keyOrPos(n, "type"), RuleFormat, fmt.Sprintf("%s is a map without \"values\"", what),
+				"add `values:` with the schema of every value")
+		}
+	}
+	if e := n.get("enum"); e != nil && len(kindKeys[s.Kind]) > 0 && contains(kindKeys[s.Kind], "enum") {
+		s.Enum = l.enum(e, s, what)
+	}
+	if g := n.val("go"); g != nil {
+		if ge := g.get("enum"); ge != nil {
+			if s.Enum == nil {
+				l.report(ge.keyPos, RuleFormat, fmt.Sprintf("go.enum on %s, which has no enum", what), "remove go.enum, or add `enum:`")
+			} else {
+				s.GoEnumNames = map[string]string{}
+				for _, ne := range ge.val.entries {
+					found := false
+					for _, v := range s.Enum {
+						if gonames.EnumText(v) == ne.key {
+							found = true
+						}
+					}
+					if !found {
+						l.report(ne.keyPos, RuleFormat, fmt.Sprintf("go.enum names %q, which is not an enum value of %s", ne.key, what),
+							"use the enum value's JSON text as the key")
+						continue
+					}
+					s.GoEnumNames[ne.key] = ne.val.str
+				}
+			}
+		}
+	}
+	return s
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+func keyOrPos(n *tnode, key string) model.Pos {
+	if e := n.get(key); e != nil {
+		return e.keyPos
+	}
+	return n.pos
+}
+
+// plainValue converts an example to the model's JSON values.
+func plainValue(n *tnode) any {
+	switch n.kind {
+	case tBool:
+		return n.b
+	case tNum:
+		if i, err := strconv.ParseInt(string(n.num), 10, 64); err == nil {
+			return i
+		}
+		f, _ := ratOf(n.num).Float64()
+		return f
+	case tStr:
+		return n.str
+	case tSeq:
+		a := make([]any, 0, len(n.items))
+		for _, it := range n.items {
+			a = append(a, plainValue(it))
+		}
+		return a
+	case tMap:
+		m := make(map[string]any, len(n.entries))
+		for _, e := range n.entries {
+			m[e.key] = plainValue(e.val)
+		}
+		return m
+	}
+	return nil
+}
+
+// count reads a non-negative integer keyword (lengths, item counts).
+func (l *loader) count(n *tnode, key, what string) *int64 {
+	v := n.val(key)
+	if v == nil {
+		return nil
+	}
+	i, err := strconv.ParseInt(string(v.num), 10, 64)
+	if err != nil {
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s is too large", key, v.num, what), "use a value within int64")
+		return nil
+	}
+	return &i
+}
+
+func (l *loader) minMaxCount(n *tnode, lo, hi string, a, b *int64, what string) {
+	if a != nil && b != nil && *a > *b {
+		l.report(n.get(lo).keyPos, RuleFormat, fmt.Sprintf("%s %d of %s is greater than %s %d: no value can match", lo, *a, what, hi, *b),
+			"swap or fix the bounds", n.get(hi).keyPos)
+	}
+}
+
+// intBound reads an integer bound, which must be an integer within int64 (int32 for
+// format int32): BQ021.
+func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
+	v := n.val(key)
+	if v == nil {
+		return nil
+	}
+	r := ratOf(v.num)
+	if !r.IsInt() {
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of integer %s is not an integer", key, v.num, what),
+			"use an integer bound, or make the field a number")
+		return nil
+	}
+	lo, hi, rng := minInt64, maxInt64, "int64"
+	if format == "int32" {
+		lo, hi, rng = minInt32, maxInt32, "int32"
+	}
+	if r.Cmp(lo) < 0 || r.Cmp(hi) > 0 {
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s lies outside %s [%s, %s]", key, v.num, what, rng, lo.RatString(), hi.RatString()),
+			"use a bound within the integer's range, or leave it out")
+		return nil
+	}
+	return &model.Bound{IsInt: true, I: r.Num().Int64()}
+}
+
+func numBound(n *tnode, key string) *model.Bound {
+	v := n.val(key)
+	if v == nil {
+		return nil
+	}
+	f, _ := ratOf(v.num).Float64()
+	return &model.Bound{F: f}
+}
+
+// emptyRange reports bounds that no value satisfies.
+func (l *loader) emptyRange(n *tnode, what string, integer bool) {
+	type b struct {
+		key  string
+		r    *big.Rat
+		excl bool
+	}
+	get := func(key string, excl bool) *b {
+		v := n.val(key)
+		if v == nil {
+			return nil
+		}
+		return &b{key, ratOf(v.num), excl}
+	}
+	for _, lo := range []*b{get("minimum", false), get("exclusiveMinimum", true)} {
+		for _, hi := range []*b{get("maximum", false), get("exclusiveMaximum", true)} {
+			if lo == nil || hi == nil {
+				continue
+			}
+			c := lo.r.Cmp(hi.r)
+			empty := c > 0 || (c == 0 && (lo.excl || hi.excl))
+			if integer && !empty && lo.excl && hi.excl {
+				diff := new(big.Rat).Sub(hi.r, lo.r)
+				empty = diff.Cmp(big.NewRat(1, 1)) <= 0
+			}
+			if empty {
+				l.report(n.get(lo.key).keyPos, RuleFormat, fmt.Sprintf("%s %s and %s %s of %s leave no valid value", lo.key, lo.r.RatString(), hi.key, hi.r.RatString(), what),
+					"fix the bounds so that the lower one is below the upper one", n.get(hi.key).keyPos)
+			}
+		}
+	}
+}
+
+// enum checks and converts enum values to the model's types.
+func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
+	var out []any
+	for _, it := range e.val.items {
+		bad := ""
+		switch s.Kind {
+		case model.String:
+			if it.kind == tStr {
+				out = append(out, it.str)
+				continue
+			}
+			bad = "a string"
+		case model.Integer:
+			if it.kind == tNum {
+				r := ratOf(it.num)
+				lo, hi := minInt64, maxInt64
+				if s.IntFormat == "int32" {
+					lo, hi = minInt32, maxInt32
+				}
+				if r.IsInt() && r.Cmp(lo) >= 0 && r.Cmp(hi) <= 0 {
+					out = append(out, r.Num().Int64())
+					continue
+				}
+				if r.IsInt() {
+					l.report(it.pos, RuleIntRange, fmt.Sprintf("enum value %s of %s lies outside the integer's range", it.num, what),
+						"use values within the integer's range")
+					continue
+				}
+			}
+			bad = "an integer"
+		case model.Number:
+			if it.kind == tNum {
+				f, _ := ratOf(it.num).Float64()
+				out = append(out, f)
+				continue
+			}
+			bad = "a number"
+		case model.Boolean:
+			if it.kind == tBool {
+				out = append(out, it.b)
+				continue
+			}
+			bad = "true or false"
+		}
+		l.report(it.pos, RuleFormat, fmt.Sprintf("enum value %s of %s is not %s", jsonText(it.toJSON()), what, bad),
+			fmt.Sprintf("every enum value of a %s field must be %s", s.Kind, bad))
+	}
+	return out
+}
+
+// link resolves every `type: Name` use to its named type (BQ033).
+func (l *loader) link() {
+	names := make([]string, 0, len(l.types))
+	for n := range l.types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, u := range l.refs {
+		if nt := l.types[u.s.Ref]; nt != nil {
+			u.s.Named = nt
+			continue
+		}
+		l.curLint = u.lint
+		msg := fmt.Sprintf("unknown type %q in %s", u.s.Ref, u.what)
+		close := closest(u.s.Ref, names, 3)
+		if len(close) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", close[0])
+		}
+		hint := "declare it under `types:`"
+		if len(close) > 0 {
+			hint += "; closest known types: " + strings.Join(close, ", ")
+		} else if len(names) > 0 {
+			hint += "; known types: " + strings.Join(names[:min(len(names), 5)], ", ")
+		}
+		l.report(u.s.Pos, RuleNamedType, msg, hint)
+	}
+	l.curLint = nil
+}
+
+// closest returns up to k names ordered by edit distance to s (ties by name).
+func closest(s string, names []string, k int) []string {
+	type c struct {
+		n string
+		d int
+	}
+	var cs []c
+	for _, n := range names {
+		d := editDistance(strings.ToLower(s), strings.ToLower(n))
+		if d <= max(2, len(s)/2) {
+			cs = append(cs, c{n, d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].n < cs[j].n
+	})
+	var out []string
+	for i := 0; i < len(cs) && i < k; i++ {
+		out = append(out, cs[i].n)
+	}
+	return out
+}
+
+type edge struct {
+	to   string
+	path string // Type.prop.sub
+}
+
+// cycles reports named types that can only be infinite: a chain of required,
+// non-nullable object properties (or direct aliases) leading back to the type (BQ033).
+func (l *loader) cycles() {
+	edges := map[string][]edge{}
+	for _, t := range l.reg.Types {
+		var visit func(s *model.Schema, path string)
+		visit = func(s *model.Schema, path string) {
+			switch s.Kind {
+			case model.Ref:
+				if !s.Nullable && s.Named != nil && !s.Named.Schema.Nullable {
+					edges[t.Name] = append(edges[t.Name], edge{s.Ref, path})
+				}
+			case model.Object:
+				for _, p := range s.Properties {
+					if p.Required && !p.Schema.Nullable {
+						visit(p.Schema, path+"."+p.Name)
+					}
+				}
+			}
+		}
+		visit(t.Schema, t.Name)
+	}
+	covered := map[string]bool{}
+	for _, t := range l.reg.Types {
+		if covered[t.Name] {
+			continue
+		}
+		// Shortest path from t back to t (BFS).
+		type step struct {
+			node string
+			prev *step
+			via  string
+		}
+		var found *step
+		queue := []*step{{node: t.Name}}
+		visited := map[string]bool{}
+		for len(queue) > 0 && found == nil {
+			cur := queue[0]
+			queue = queue[1:]
+			for _, e := range edges[cur.node] {
+				next := &step{node: e.to, prev: cur, via: e.path}
+				if e.to == t.Name {
+					found = next
+					break
+				}
+				if !visited[e.to] {
+					visited[e.to] = true
+					queue = append(queue, next)
+				}
+			}
+		}
+		if found == nil {
+			continue
+		}
+		var parts []string
+		var nodes []string
+		for s := found; s.prev != nil; s = s.prev {
+			parts = append([]string{s.via}, parts...)
+			nodes = append(nodes, s.node)
+		}
+		skip := false
+		for _, n := range nodes {
+			if covered[n] {
+				skip = true
+			}
+		}
+		if skip {
+			continue
+		}
+		for _, n := range nodes {
+			covered[n] = true
+		}
+		l.report(t.Pos, RuleNamedType, fmt.Sprintf("type %q can only be infinite: %s → %s", t.Name, strings.Join(parts, " → "), t.Name),
+			"break the cycle: make one property optional or nullable, or hold it in an array or map")
+	}
+}

@@ -1,0 +1,219 @@
+// Package registry loads a bqgen registry (BRIEF §3) from YAML, validates it against the
+// registry format's own JSON Schema and the registry rules (BRIEF §4, CONTRACT §3–§4),
+// and resolves it into a *model.Registry.
+//
+// Every problem is reported as a Diagnostic with the file, line and column of the
+// offending key or value and a rule id from Rules. Load reports all problems it finds
+// in one run.
+package registry
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/babelqueue/bqgen/internal/model"
+)
+
+// Limits on the input (BRIEF §8). Going over one is a BQ004 error diagnostic.
+const (
+	// MaxFileSize is the largest registry file read, in bytes (16 MiB).
+	MaxFileSize = 16 << 20
+	// MaxDepth is the deepest nesting of YAML mappings and sequences allowed, counted
+	// after alias expansion (the top-level mapping is depth 1).
+	MaxDepth = 64
+	// MaxNodes is the alias-expansion budget: the total number of YAML nodes of a file
+	// once every alias is expanded. The alias that crosses it is reported.
+	MaxNodes = 1_000_000
+)
+
+// Severity is how serious a diagnostic is.
+type Severity string
+
+// The severities. Errors make Load return a nil registry (and bqgen exit 1); warnings
+// fail `bqgen check` only with --strict.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Diagnostic is one problem found in a registry.
+type Diagnostic struct {
+	// Pos is the file and the 1-based line and column of the offending key or value.
+	Pos model.Pos
+	// Severity is error or warning.
+	Severity Severity
+	// Rule is the rule id (BQ001…); see Rules.
+	Rule string
+	// Message says what is wrong, on one line.
+	Message string
+	// Hint says how to fix it; may be "".
+	Hint string
+	// Related lists other positions involved (the first definition of a duplicate, …).
+	Related []model.Pos
+}
+
+// String formats d as `file:line:col: severity RULE: message` (without the hint).
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s: %s %s: %s", d.Pos, d.Severity, d.Rule, d.Message)
+}
+
+// Diagnostics is a list of diagnostics.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic has severity error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Sort orders ds by file, line, column, rule and message.
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Column != b.Pos.Column {
+			return a.Pos.Column < b.Pos.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+}
+
+//go:embed registry.schema.json
+var schemaJSON []byte
+
+// Schema returns the registry format's own JSON Schema (draft 2020-12), as embedded in
+// the binary. The caller must not modify the returned bytes.
+func Schema() []byte { return schemaJSON }
+
+// Load reads the registry at path: a .yaml/.yml file, or a directory whose every
+// *.yaml/*.yml file below it (in lexical order) is part of one registry.
+//
+// err is non-nil only when bqgen could not do its job: path cannot be read, or a
+// directory holds no registry file (exit code 2). Problems in the content come back as
+// diagnostics (exit code 1); when any of them is an error, reg is nil. Positions use
+// path as given (for a directory, each file's path joined under it).
+func Load(ctx context.Context, path string) (reg *model.Registry, diags Diagnostics, err error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("registry: %w", err)
+	}
+	var names []string
+	if fi.IsDir() {
+		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			if ext := strings.ToLower(filepath.Ext(p)); ext == ".yaml" || ext == ".yml" {
+				names = append(names, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("registry: %w", err)
+		}
+		if len(names) == 0 {
+			return nil, nil, fmt.Errorf("registry: no *.yaml or *.yml files under %s", path)
+		}
+		sort.Strings(names)
+	} else {
+		names = []string{path}
+	}
+	var srcs []source
+	var tooBig Diagnostics
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		st, err := os.Stat(name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("registry: %w", err)
+		}
+		if st.Size() > MaxFileSize {
+			tooBig = append(tooBig, sizeDiag(name, st.Size()))
+			srcs = append(srcs, source{name: name, skip: true})
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("registry: %w", err)
+		}
+		srcs = append(srcs, source{name: name, data: b})
+	}
+	reg, diags, err = load(ctx, srcs)
+	if len(tooBig) > 0 {
+		diags = append(diags, tooBig...)
+		diags.Sort()
+		reg = nil
+	}
+	return reg, diags, err
+}
+
+// LoadFiles is Load for in-memory sources (tests, fuzzing): files maps a file name, used
+// in positions, to its content. Files are read in the order of their names. err is
+// non-nil only when files is empty or ctx is done.
+func LoadFiles(ctx context.Context, files map[string][]byte) (*model.Registry, Diagnostics, error) {
+	if len(files) == 0 {
+		return nil, nil, errors.New("registry: no registry files")
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var srcs []source
+	var tooBig Diagnostics
+	for _, n := range names {
+		if len(files[n]) > MaxFileSize {
+			tooBig = append(tooBig, sizeDiag(n, int64(len(files[n]))))
+			srcs = append(srcs, source{name: n, skip: true})
+			continue
+		}
+		srcs = append(srcs, source{name: n, data: files[n]})
+	}
+	reg, diags, err := load(ctx, srcs)
+	if len(tooBig) > 0 {
+		diags = append(diags, tooBig...)
+		diags.Sort()
+		reg = nil
+	}
+	return reg, diags, err
+}
+
+func sizeDiag(name string, size int64) Diagnostic {
+	return Diagnostic{
+		Pos:      model.Pos{File: name, Line: 1, Column: 1},
+		Severity: SeverityError,
+		Rule:     RuleLimit,
+		Message:  fmt.Sprintf("file is %d bytes; the limit is %d bytes (16 MiB)", size, MaxFileSize),
+		Hint:     "split the registry into several files in one directory",
+	}
+}
+
+// source is one registry file's content.
+type source struct {
+	name string
+	data []byte
+	skip bool // too big; already reported
+}

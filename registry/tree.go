@@ -1,0 +1,435 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/babelqueue/bqgen/internal/model"
+)
+
+// tkind is the JSON kind of a tree node.
+type tkind int
+
+const (
+	tNull tkind = iota
+	tBool
+	tNum
+	tStr
+	tSeq
+	tMap
+)
+
+// tnode is a YAML value converted to JSON's data model, with positions. Aliases are
+// expanded by sharing: an aliased subtree is one *tnode referred to several times.
+type tnode struct {
+	kind    tkind
+	pos     model.Pos
+	entries []tentry // tMap, in source order
+	items   []*tnode // tSeq
+	str     string   // tStr
+	num     json.Number
+	b       bool
+	size    int // nodes in the expanded subtree, this one included
+	height  int // nesting depth of the expanded subtree
+	json    any // memoised JSON value
+}
+
+type tentry struct {
+	key    string
+	keyPos model.Pos
+	val    *tnode
+}
+
+// get returns the entry called key, or nil.
+func (n *tnode) get(key string) *tentry {
+	if n == nil || n.kind != tMap {
+		return nil
+	}
+	for i := range n.entries {
+		if n.entries[i].key == key {
+			return &n.entries[i]
+		}
+	}
+	return nil
+}
+
+// val returns the value of key, or nil.
+func (n *tnode) val(key string) *tnode {
+	if e := n.get(key); e != nil {
+		return e.val
+	}
+	return nil
+}
+
+// toJSON converts n to the values jsonschema/v6 validates: map[string]any, []any,
+// string, json.Number (exact), bool, nil.
+func (n *tnode) toJSON() any {
+	if n.json != nil {
+		return n.json
+	}
+	var v any
+	switch n.kind {
+	case tNull:
+		return nil
+	case tBool:
+		v = n.b
+	case tNum:
+		v = n.num
+	case tStr:
+		v = n.str
+	case tSeq:
+		a := make([]any, len(n.items))
+		for i, it := range n.items {
+			a[i] = it.toJSON()
+		}
+		v = a
+	case tMap:
+		m := make(map[string]any, len(n.entries))
+		for _, e := range n.entries {
+			m[e.key] = e.val.toJSON()
+		}
+		v = m
+	}
+	n.json = v
+	return v
+}
+
+// parserProblems are yaml.v3's parser (not scanner) error texts.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'": true, "did not find expected ',' or '}'": true,
+	"did not find expected '-' indicator": true, "did not find expected <document start>": true,
+	"did not find expected <stream-start>": true, "did not find expected key": true,
+	"did not find expected node content": true, "found duplicate %TAG directive": true,
+	"found duplicate %YAML directive": true, "found incompatible YAML document": true,
+	"found undefined tag handle": true,
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+)(?:, column (\d+))?: `)
+
+// parseFile parses one YAML file into a tree. It returns nil and diagnostics when the
+// file cannot be used.
+func parseFile(name string, data []byte) (*tnode, Diagnostics) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		// An empty file is an empty mapping; the schema reports what is missing.
+		return &tnode{kind: tMap, pos: model.Pos{File: name, Line: 1, Column: 1}, size: 1, height: 1}, nil
+	}
+	if err != nil {
+		return nil, Diagnostics{yamlDiag(name, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, Diagnostics{{
+			Pos: model.Pos{File: name, Line: max(extra.Line, 1), Column: max(extra.Column, 1)}, Severity: SeverityError, Rule: RuleSyntax,
+			Message: "a registry file holds one YAML document; found a second one",
+			Hint:    "remove the `---` separator, or move the second document to its own file",
+		}}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, Diagnostics{yamlDiag(name, err)}
+	}
+	c := &converter{file: name, done: map[*yaml.Node]*tnode{}, busy: map[*yaml.Node]bool{}}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return &tnode{kind: tMap, pos: model.Pos{File: name, Line: 1, Column: 1}, size: 1, height: 1}, nil
+		}
+		root = root.Content[0]
+	}
+	t := c.conv(root, 1)
+	if c.fatal {
+		return nil, c.diags
+	}
+	return t, c.diags
+}
+
+func yamlDiag(name string, err error) Diagnostic {
+	msg := err.Error()
+	pos := model.Pos{File: name, Line: 1, Column: 1}
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		pos.Line, _ = strconv.Atoi(m[1])
+		if m[2] != "" {
+			pos.Column, _ = strconv.Atoi(m[2])
+		}
+		msg = msg[len(m[0]):]
+		if parserProblems[msg] {
+			// yaml.v3 prints the parser's 0-based mark for parser (not scanner) errors.
+			pos.Line++
+		}
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if pos.Line < 1 {
+		pos.Line = 1
+	}
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return Diagnostic{Pos: pos, Severity: SeverityError, Rule: RuleSyntax, Message: "YAML syntax error: " + msg,
+		Hint: "fix the YAML syntax; quote strings that contain `: ` or start with a special character"}
+}
+
+// converter turns a yaml.Node tree into a tnode tree, enforcing MaxNodes and MaxDepth
+// and reporting non-finite numbers (BQ023).
+type converter struct {
+	file  string
+	done  map[*yaml.Node]*tnode // converted anchor targets
+	busy  map[*yaml.Node]bool   // anchors being converted
+	total int
+	diags Diagnostics
+	fatal bool
+}
+
+func (c *converter) pos(n *yaml.Node) model.Pos {
+	return model.Pos{File: c.file, Line: max(n.Line, 1), Column: max(n.Column, 1)}
+}
+
+func (c *converter) fail(n *yaml.Node, msg, hint string) {
+	if c.fatal {
+		return
+	}
+	c.fatal = true
+	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleLimit, Message: msg, Hint: hint})
+}
+
+// conv converts n found at nesting depth depth.
+func (c *converter) conv(n *yaml.Node, depth int) *tnode {
+	if c.fatal {
+		return nil
+	}
+	if n.Kind == yaml.AliasNode {
+		if n.Alias == nil {
+			c.fail(n, "alias to an unknown anchor", "define the anchor before using it")
+			return nil
+		}
+		if c.busy[n.Alias] {
+			c.fail(n, "alias *"+n.Value+" refers to a value that contains it", "remove the recursive alias")
+			return nil
+		}
+		t := c.done[n.Alias]
+		if t == nil {
+			t = c.conv(n.Alias, depth)
+			if t == nil {
+				return nil
+			}
+		}
+		c.total += t.size
+		if c.total > MaxNodes {
+			c.fail(n, fmt.Sprintf("alias *%s expands the file beyond %d YAML nodes", n.Value, MaxNodes),
+				"reuse schemas through `types:` instead of YAML aliases")
+			return nil
+		}
+		if depth-1+t.height > MaxDepth {
+			c.fail(n, fmt.Sprintf("alias *%s nests values deeper than %d levels", n.Value, MaxDepth),
+				"flatten the schema with named types (`types:`)")
+			return nil
+		}
+		return t
+	}
+	c.total++
+	if c.total > MaxNodes {
+		c.fail(n, fmt.Sprintf("the file has more than %d YAML nodes", MaxNodes), "split the registry into several files")
+		return nil
+	}
+	t := &tnode{pos: c.pos(n), size: 1, height: 1}
+	if n.Anchor != "" {
+		c.busy[n] = true
+		defer delete(c.busy, n)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			t.kind = tNull
+			return t
+		}
+		return c.conv(n.Content[0], depth)
+	case yaml.ScalarNode:
+		c.scalar(n, t)
+	case yaml.SequenceNode:
+		if depth > MaxDepth {
+			c.fail(n, fmt.Sprintf("values are nested deeper than %d levels", MaxDepth), "flatten the schema with named types (`types:`)")
+			return nil
+		}
+		t.kind = tSeq
+		for _, it := range n.Content {
+			ct := c.conv(it, depth+1)
+			if ct == nil {
+				return nil
+			}
+			t.items = append(t.items, ct)
+			t.size += ct.size
+			t.height = max(t.height, ct.height+1)
+		}
+	case yaml.MappingNode:
+		if depth > MaxDepth {
+			c.fail(n, fmt.Sprintf("values are nested deeper than %d levels", MaxDepth), "flatten the schema with named types (`types:`)")
+			return nil
+		}
+		t.kind = tMap
+		if !c.mapping(n, t, depth) {
+			return nil
+		}
+	default:
+		t.kind = tNull
+	}
+	if n.Anchor != "" {
+		c.done[n] = t
+	}
+	return t
+}
+
+// mapping fills t from the mapping node n, applying merge keys (`<<: *base`).
+func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
+	seen := map[string]model.Pos{}
+	var merges []*tnode
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			mv := c.conv(v, depth+1)
+			if mv == nil {
+				return false
+			}
+			merges = append(merges, mv)
+			continue
+		}
+		kp := c.pos(k)
+		var key string
+		switch {
+		case k.Kind == yaml.ScalarNode:
+			key = k.Value
+		case k.Kind == yaml.AliasNode && k.Alias != nil && k.Alias.Kind == yaml.ScalarNode:
+			key = k.Alias.Value
+		default:
+			c.diags = append(c.diags, Diagnostic{Pos: kp, Severity: SeverityError, Rule: RuleFormat,
+				Message: "a mapping key must be a plain string", Hint: "use a string key"})
+			continue
+		}
+		if first, dup := seen[key]; dup {
+			c.diags = append(c.diags, Diagnostic{Pos: kp, Severity: SeverityError, Rule: RuleSyntax,
+				Message: fmt.Sprintf("duplicate key %q (first defined at %s)", key, first),
+				Hint:    "remove one of the two keys", Related: []model.Pos{first}})
+			continue
+		}
+		seen[key] = kp
+		cv := c.conv(v, depth+1)
+		if cv == nil {
+			return false
+		}
+		t.entries = append(t.entries, tentry{key: key, keyPos: kp, val: cv})
+		t.size += cv.size + 1
+		t.height = max(t.height, cv.height+1)
+	}
+	for _, m := range merges {
+		var srcs []*tnode
+		switch m.kind {
+		case tMap:
+			srcs = []*tnode{m}
+		case tSeq:
+			srcs = m.items
+		}
+		for _, s := range srcs {
+			if s.kind != tMap {
+				c.diags = append(c.diags, Diagnostic{Pos: s.pos, Severity: SeverityError, Rule: RuleSyntax,
+					Message: "a merge key (<<) needs a mapping or a list of mappings", Hint: "merge an anchored mapping: `<<: *base`"})
+				continue
+			}
+			for _, e := range s.entries {
+				if _, ok := seen[e.key]; ok {
+					continue
+				}
+				seen[e.key] = e.keyPos
+				t.entries = append(t.entries, e)
+				t.size += e.val.size + 1
+				t.height = max(t.height, e.val.height+1)
+			}
+		}
+	}
+	return true
+}
+
+var (
+	yamlFloatRe = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	nonFinite   = map[string]bool{".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,
+		"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true}
+)
+
+// scalar fills t from a scalar node.
+func (c *converter) scalar(n *yaml.Node, t *tnode) {
+	switch n.ShortTag() {
+	case "!!null":
+		t.kind = tNull
+	case "!!bool":
+		t.kind = tBool
+		t.b = strings.EqualFold(n.Value, "true")
+	case "!!int":
+		t.kind = tNum
+		plain := strings.ReplaceAll(n.Value, "_", "")
+		bi, ok := new(big.Int).SetString(plain, 0)
+		if !ok && strings.HasPrefix(strings.TrimLeft(plain, "+-"), "0") {
+			// legacy octal without the 0o prefix is handled by base 0; anything else is odd
+			bi, ok = new(big.Int).SetString(plain, 10)
+		}
+		if !ok {
+			t.kind = tStr
+			t.str = n.Value
+			return
+		}
+		t.num = json.Number(bi.String())
+	case "!!float":
+		if nonFinite[n.Value] {
+			t.kind = tNum
+			t.num = "0"
+			c.nonFinite(n, n.Value)
+			return
+		}
+		t.kind = tNum
+		plain := strings.ReplaceAll(n.Value, "_", "")
+		r, ok := new(big.Rat).SetString(strings.TrimPrefix(plain, "+"))
+		if !ok {
+			t.kind = tStr
+			t.str = n.Value
+			return
+		}
+		if f, _ := r.Float64(); math.IsInf(f, 0) {
+			t.num = "0"
+			c.nonFinite(n, n.Value)
+			return
+		}
+		if r.IsInt() {
+			t.num = json.Number(r.Num().String())
+		} else {
+			f, _ := strconv.ParseFloat(plain, 64)
+			t.num = json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	default:
+		t.kind = tStr
+		t.str = n.Value
+		// yaml.v3 resolves a plain number that overflows a double (1e400) to a string.
+		if n.Style == 0 {
+			plain := strings.ReplaceAll(n.Value, "_", "")
+			if yamlFloatRe.MatchString(plain) {
+				if _, err := strconv.ParseFloat(plain, 64); err != nil {
+					t.kind, t.num, t.str = tNum, "0", ""
+					c.nonFinite(n, n.Value)
+				}
+			}
+		}
+	}
+}
+
+func (c *converter) nonFinite(n *yaml.Node, text string) {
+	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleNonFinite,
+		Message: fmt.Sprintf("%s is not a finite number; JSON has no NaN or Infinity (CONTRACT §3.2)", text),
+		Hint:    "use a finite number, or leave the bound out"})
+}

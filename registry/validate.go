@@ -1,0 +1,531 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/babelqueue/bqgen/internal/model"
+)
+
+const schemaURL = "https://babelqueue.dev/bqgen/registry.schema.json"
+
+var (
+	compileOnce sync.Once
+	compiled    *jsonschema.Schema
+	compileErr  error
+	printer     = message.NewPrinter(language.English)
+)
+
+// formatSchema returns the compiled registry format schema.
+func formatSchema() (*jsonschema.Schema, error) {
+	compileOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+		if err != nil {
+			compileErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource(schemaURL, doc); err != nil {
+			compileErr = err
+			return
+		}
+		compiled, compileErr = c.Compile(schemaURL)
+	})
+	return compiled, compileErr
+}
+
+// Keys allowed in each context, for did-you-mean suggestions.
+var (
+	topKeys     = []string{"version", "consumers", "go", "types", "messages", "lint"}
+	messageKeys = []string{"kind", "summary", "description", "owner", "queue", "deprecated", "supersedes", "data", "lint"}
+	fieldKeys   = []string{"type", "description", "nullable", "deprecated", "examples", "x-gdpr-sensitive", "go",
+		"minLength", "maxLength", "pattern", "enum", "format", "minimum", "maximum", "exclusiveMinimum",
+		"exclusiveMaximum", "encoding", "properties", "required", "additionalProperties", "items",
+		"minItems", "maxItems", "uniqueItems", "values"}
+	goKeys      = []string{"package"}
+	fieldGoKeys = []string{"name", "enum"}
+	lintKeys    = []string{"ignore", "reason"}
+	builtins    = []string{"string", "integer", "number", "boolean", "object", "array", "map", "money", "timestamp", "uuid"}
+)
+
+type ctxKind int
+
+const (
+	cOther ctxKind = iota
+	cTop
+	cGo
+	cLint
+	cMessage
+	cField
+	cFieldGo
+)
+
+// describe classifies the object at path and names it for messages.
+func describe(path []string) (ctxKind, string) {
+	if len(path) == 0 {
+		return cTop, "the registry"
+	}
+	var k ctxKind
+	var what string
+	switch path[0] {
+	case "go":
+		k, what = cGo, `the "go" block`
+	case "lint":
+		k, what = cLint, `the file's "lint" block`
+	case "types":
+		if len(path) == 1 {
+			return cOther, `"types"`
+		}
+		k, what = cField, fmt.Sprintf("type %q", path[1])
+		path = path[1:]
+	case "messages":
+		if len(path) == 1 {
+			return cOther, `"messages"`
+		}
+		k, what = cMessage, fmt.Sprintf("message %q", path[1])
+		if len(path) > 2 {
+			switch path[2] {
+			case "lint":
+				k, what = cLint, fmt.Sprintf(`the "lint" block of message %q`, path[1])
+			case "data":
+				k, what = cField, fmt.Sprintf("the data of message %q", path[1])
+			default:
+				return cOther, what
+			}
+			path = path[2:]
+		} else {
+			return k, what
+		}
+	default:
+		return cOther, "the registry"
+	}
+	path = path[1:]
+	for len(path) > 0 {
+		if k != cField {
+			if k == cFieldGo && path[0] == "enum" {
+				return cOther, what
+			}
+			return cOther, what
+		}
+		switch path[0] {
+		case "properties":
+			if len(path) == 1 {
+				return cOther, "the properties of " + what
+			}
+			what = fmt.Sprintf("field %q", path[1])
+			path = path[2:]
+		case "items":
+			what = "the items of " + what
+			path = path[1:]
+		case "values":
+			what = "the values of " + what
+			path = path[1:]
+		case "go":
+			k, what = cFieldGo, `the "go" block of `+what
+			path = path[1:]
+		default:
+			return cOther, what
+		}
+	}
+	return k, what
+}
+
+func allowedKeys(k ctxKind) []string {
+	switch k {
+	case cTop:
+		return topKeys
+	case cGo:
+		return goKeys
+	case cLint:
+		return lintKeys
+	case cMessage:
+		return messageKeys
+	case cField:
+		return fieldKeys
+	case cFieldGo:
+		return fieldGoKeys
+	}
+	return nil
+}
+
+// locate finds the node at path below root: the value's position, the position of the
+// key holding it (the value's position when there is no key) and the node.
+func locate(root *tnode, path []string) (val, key model.Pos, n *tnode) {
+	n = root
+	val, key = root.pos, root.pos
+	for _, seg := range path {
+		switch n.kind {
+		case tMap:
+			e := n.get(seg)
+			if e == nil {
+				return
+			}
+			n, val, key = e.val, e.val.pos, e.keyPos
+		case tSeq:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(n.items) {
+				return
+			}
+			n = n.items[i]
+			val, key = n.pos, n.pos
+		default:
+			return
+		}
+	}
+	return
+}
+
+// validateFormat checks one file's tree against the registry format schema.
+func validateFormat(root *tnode) (Diagnostics, error) {
+	sch, err := formatSchema()
+	if err != nil {
+		return nil, fmt.Errorf("registry: embedded schema: %w", err)
+	}
+	err = sch.Validate(root.toJSON())
+	if err == nil {
+		return nil, nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil, fmt.Errorf("registry: validating: %w", err)
+	}
+	var leaves []*jsonschema.ValidationError
+	var collect func(e *jsonschema.ValidationError)
+	collect = func(e *jsonschema.ValidationError) {
+		switch e.ErrorKind.(type) {
+		case *kind.AnyOf, *kind.OneOf, *kind.PropertyNames:
+			leaves = append(leaves, e)
+			return
+		}
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, e)
+			return
+		}
+		for _, c := range e.Causes {
+			collect(c)
+		}
+	}
+	collect(ve)
+	var ds Diagnostics
+	seen := map[string]bool{}
+	for _, l := range leaves {
+		for _, d := range formatDiags(root, l) {
+			k := d.String()
+			if !seen[k] {
+				seen[k] = true
+				ds = append(ds, d)
+			}
+		}
+	}
+	return ds, nil
+}
+
+func jsonKindName(t string) string {
+	switch t {
+	case "object":
+		return "a mapping"
+	case "array":
+		return "a list"
+	case "string":
+		return "a string"
+	case "integer":
+		return "an integer"
+	case "number":
+		return "a number"
+	case "boolean":
+		return "true or false"
+	case "null":
+		return "empty (null)"
+	}
+	return t
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// formatDiags turns one leaf validation error into diagnostics.
+func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
+	loc := e.InstanceLocation
+	valPos, keyPos, node := locate(root, loc)
+	var last string
+	var parent []string
+	if len(loc) > 0 {
+		last = loc[len(loc)-1]
+		parent = loc[:len(loc)-1]
+	}
+	pk, pwhat := describe(parent)
+	subject := fmt.Sprintf("%q in %s", last, pwhat)
+	if len(loc) == 0 {
+		subject = "the registry"
+	} else if _, err := strconv.Atoi(last); err == nil && len(parent) > 0 {
+		_, gw := describe(parent[:len(parent)-1])
+		subject = fmt.Sprintf("item %s of %q in %s", last, parent[len(parent)-1], gw)
+	}
+	d := Diagnostic{Pos: valPos, Severity: SeverityError, Rule: RuleFormat}
+	switch k := e.ErrorKind.(type) {
+	case *kind.FalseSchema, *kind.Not:
+		d.Pos = keyPos
+		if contains(allowedKeys(pk), last) {
+			// A known key whose value failed: unevaluatedProperties reports it too,
+			// since failed subschemas evaluate nothing. The real error is reported.
+			return nil
+		}
+		if last == "default" && pk == cField {
+			d.Rule = RuleDefault
+			d.Message = fmt.Sprintf("%q in %s is not supported: a default has no single cross-language meaning", last, pwhat)
+			d.Hint = "make the field required, or document the default in `description`"
+			return Diagnostics{d}
+		}
+		d.Message, d.Hint = unknownKey(last, pk, pwhat)
+		return Diagnostics{d}
+	case *kind.AdditionalProperties:
+		k0, what := describe(loc)
+		var ds Diagnostics
+		for _, p := range k.Properties {
+			_, kp, _ := locate(root, append(append([]string(nil), loc...), p))
+			dd := d
+			dd.Pos = kp
+			if p == "default" && k0 == cField {
+				dd.Rule = RuleDefault
+				dd.Message = fmt.Sprintf("%q in %s is not supported: a default has no single cross-language meaning", p, what)
+				dd.Hint = "make the field required, or document the default in `description`"
+			} else {
+				dd.Message, dd.Hint = unknownKey(p, k0, what)
+			}
+			ds = append(ds, dd)
+		}
+		return ds
+	case *kind.Required:
+		_, what := describe(loc)
+		d.Pos = keyPos
+		var ds Diagnostics
+		for _, m := range k.Missing {
+			dd := d
+			dd.Message = fmt.Sprintf("missing required key %q in %s", m, what)
+			dd.Hint = requiredHint(m)
+			ds = append(ds, dd)
+		}
+		return ds
+	case *kind.Type:
+		if node != nil && node.kind == tNull && len(k.Want) == 1 && k.Want[0] == "object" {
+			d.Message = fmt.Sprintf("%s is empty; it must be %s", subject, jsonKindName(k.Want[0]))
+		} else {
+			var wants []string
+			for _, w := range k.Want {
+				if w != "boolean" {
+					wants = append(wants, jsonKindName(w))
+				}
+			}
+			if contains(k.Want, "boolean") {
+				wants = append(wants, jsonKindName("boolean"))
+			}
+			d.Message = fmt.Sprintf("%s must be %s, not %s", subject, strings.Join(wants, " or "), jsonKindName(k.Got))
+		}
+		if len(loc) == 0 {
+			d.Hint = "a registry file is a YAML mapping with `version: 1` and `messages:`"
+		}
+		return Diagnostics{d}
+	case *kind.Const:
+		d.Message = fmt.Sprintf("%s must be %s, not %s", subject, jsonText(k.Want), jsonText(k.Got))
+		if last == "version" && len(parent) == 0 {
+			d.Hint = "this bqgen reads registry format version 1"
+		}
+		return Diagnostics{d}
+	case *kind.Enum:
+		var wants []string
+		for _, w := range k.Want {
+			wants = append(wants, fmt.Sprint(w))
+		}
+		d.Message = fmt.Sprintf("%s must be one of %s; got %s", subject, strings.Join(wants, ", "), jsonText(k.Got))
+		if s, ok := k.Got.(string); ok {
+			if sug := suggest(s, wants); sug != "" {
+				d.Message += fmt.Sprintf("; did you mean %q?", sug)
+			}
+		}
+		return Diagnostics{d}
+	case *kind.Pattern:
+		d.Message, d.Hint = patternMessage(loc, subject, k.Got)
+		return Diagnostics{d}
+	case *kind.PropertyNames:
+		// jsonschema/v6 aliases InstanceLocation of propertyNames errors with its
+		// working slice, so it cannot be trusted; `types` is the only object of the
+		// format constrained by propertyNames.
+		_, kp, _ := locate(root, []string{"types", k.Property})
+		d.Pos = kp
+		d.Message = fmt.Sprintf("type name %q must be CamelCase: an upper-case letter, then letters and digits", k.Property)
+		d.Hint = "rename the type, e.g. " + strconv.Quote(camelGuess(k.Property))
+		return Diagnostics{d}
+	case *kind.AnyOf, *kind.OneOf:
+		if last == "type" && node != nil && node.kind == tStr {
+			d.Message = fmt.Sprintf("unknown type %q in %s", node.str, pwhat)
+			if sug := suggest(node.str, builtins); sug != "" {
+				d.Message += fmt.Sprintf("; did you mean %q?", sug)
+			}
+			d.Hint = "use one of " + strings.Join(builtins, ", ") + ", or a CamelCase name from `types:`"
+			return Diagnostics{d}
+		}
+		d.Message = fmt.Sprintf("%s has an invalid value", subject)
+		return Diagnostics{d}
+	case *kind.UniqueItems:
+		d.Message = fmt.Sprintf("%s lists a value twice (items %d and %d)", subject, k.Duplicates[0], k.Duplicates[1])
+		return Diagnostics{d}
+	case *kind.MinLength:
+		if last == "reason" {
+			d.Message = fmt.Sprintf("%s must not be empty", subject)
+			d.Hint = "say why the rules are silenced"
+			return Diagnostics{d}
+		}
+	case *kind.Minimum:
+		d.Message = fmt.Sprintf("%s must be at least %s, not %s", subject, k.Want.RatString(), k.Got.RatString())
+		return Diagnostics{d}
+	case *kind.MinItems:
+		d.Message = fmt.Sprintf("%s must not be empty", subject)
+		return Diagnostics{d}
+	}
+	d.Message = fmt.Sprintf("%s: %s", subject, e.ErrorKind.LocalizedString(printer))
+	return Diagnostics{d}
+}
+
+func unknownKey(key string, k ctxKind, what string) (msg, hint string) {
+	msg = fmt.Sprintf("unknown key %q in %s", key, what)
+	allowed := allowedKeys(k)
+	if sug := suggest(key, allowed); sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	if len(allowed) > 0 {
+		sorted := append([]string(nil), allowed...)
+		sort.Strings(sorted)
+		hint = "allowed keys: " + strings.Join(sorted, ", ")
+	}
+	return msg, hint
+}
+
+func requiredHint(key string) string {
+	switch key {
+	case "version":
+		return "add `version: 1` at the top of the file"
+	case "messages":
+		return "add `messages:` (it may be `messages: {}` in a file that only declares types)"
+	case "data":
+		return "add `data:` with the message's object schema (`data: {properties: {…}}`)"
+	case "type":
+		return "add `type:` (string, integer, number, boolean, object, array, map, money, timestamp, uuid, or a named type)"
+	case "reason":
+		return "say why the rules are silenced"
+	case "ignore":
+		return "list the rule ids to silence: `ignore: [BQ031]`"
+	}
+	return ""
+}
+
+func patternMessage(loc []string, subject string, got string) (string, string) {
+	n := len(loc)
+	switch {
+	case n >= 2 && loc[n-2] == "ignore":
+		return fmt.Sprintf("%q is not a rule id (BQ followed by three digits)", got), "see `bqgen help rules` for the rule ids"
+	case n == 2 && loc[0] == "go" && loc[1] == "package":
+		return fmt.Sprintf("Go package name %q must be lower-case letters, digits and _, starting with a letter", got), ""
+	case n >= 1 && loc[n-1] == "reason":
+		return fmt.Sprintf("%s must not be blank", subject), "say why the rules are silenced"
+	default:
+		return fmt.Sprintf("%q is not an exported Go identifier (an upper-case letter, then letters, digits or _)", got), "write the Go name in CamelCase, e.g. " + strconv.Quote(camelGuess(got))
+	}
+}
+
+// camelGuess turns s into a CamelCase guess for hints.
+func camelGuess(s string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+			if up {
+				r -= 'a' - 'A'
+			}
+			b.WriteRune(r)
+			up = false
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			if b.Len() == 0 && r <= '9' {
+				b.WriteString("N")
+			}
+			b.WriteRune(r)
+			up = false
+		default:
+			up = true
+		}
+	}
+	if b.Len() == 0 {
+		return "Name"
+	}
+	return b.String()
+}
+
+// suggest returns the candidate closest to s by edit distance (case-insensitive), or
+// "" when none is close enough.
+func suggest(s string, candidates []string) string {
+	best, bestD := "", 1<<30
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		d := editDistance(ls, strings.ToLower(c))
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(s) > 6 {
+		limit = 3
+	}
+	if bestD > limit || bestD >= len(s) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance (Levenshtein plus
+// transpositions) between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		if a == b {
+			return 0
+		}
+		return 1 << 20
+	}
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
