@@ -46,7 +46,7 @@ type command struct {
 }
 
 func commands() []*command {
-	return []*command{generateCommand(), checkCommand(), versionCommand()}
+	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), validateCommand(), versionCommand()}
 }
 
 func lookup(name string) *command {

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/outdir"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+func jsonschemaCommand() *command {
+	return &command{
+		name:    "jsonschema",
+		summary: "write JSON Schemas (data and envelope per URN) and a registry.json manifest",
+		usage:   "jsonschema -r REGISTRY -o DIR [--draft 2020-12|7] [--base-id PREFIX] [--check] | jsonschema --registry-schema",
+		examples: []string{
+			"bqgen jsonschema -r examples/registry.yaml -o schemas/",
+			"bqgen jsonschema -r registry/ -o schemas/ --draft 7 --base-id https://schemas.example.com/events/",
+			"bqgen jsonschema --registry-schema > registry.schema.json   # for editors",
+		},
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
+			out := fs.StringP("out", "o", "", "output directory of the schemas (required)")
+			draft := fs.String("draft", jsonschema.Draft2020, "JSON Schema draft: 2020-12 or 7 (registry.json always points at draft-07 data schemas)")
+			baseID := fs.String("base-id", jsonschema.DefaultBaseID, "prefix of every $id; the file name is appended")
+			check := fs.Bool("check", false, "write nothing; exit 1 if any file would change")
+			regSchema := fs.Bool("registry-schema", false, "print the registry format's own JSON Schema to stdout and exit")
+			return func(e env, args []string) int {
+				if *regSchema {
+					if code, ok := needArgs(e, "jsonschema", args, nil); !ok {
+						return code
+					}
+					if _, err := e.stdout.Write(registry.Schema()); err != nil {
+						fmt.Fprintf(e.stderr, "bqgen jsonschema: %v\n", err)
+						return ExitError
+					}
+					return ExitOK
+				}
+				if code, ok := needArgs(e, "jsonschema", args, map[string]string{"-r/--registry": *reg, "-o/--out": *out}); !ok {
+					return code
+				}
+				if *draft != jsonschema.Draft2020 && *draft != jsonschema.Draft7 {
+					fmt.Fprintf(e.stderr, "bqgen jsonschema: --draft must be 2020-12 or 7, not %q\n", *draft)
+					return ExitError
+				}
+				return runJSONSchema(e, *reg, *out, jsonschema.Options{Draft: *draft, BaseID: *baseID}, *check)
+			}
+		},
+	}
+}
+
+func runJSONSchema(e env, regPath, out string, opts jsonschema.Options, check bool) int {
+	reg, code := load(e, regPath, "text")
+	if reg == nil {
+		return code
+	}
+	files, err := jsonschema.Emit(reg, opts)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen jsonschema: %v\n", err)
+		return ExitError
+	}
+	plan, err := outdir.Sync(e.ctx, out, files, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen jsonschema: %v\n", err)
+		return ExitError
+	}
+	if check {
+		if !plan.Changed() {
+			return ExitOK
+		}
+		for _, n := range plan.Write {
+			fmt.Fprintf(e.stderr, "%s: out of date\n", filepath.Join(out, n))
+		}
+		for _, n := range plan.Remove {
+			fmt.Fprintf(e.stderr, "%s: stale, would be removed\n", filepath.Join(out, n))
+		}
+		fmt.Fprintf(e.stderr, "bqgen jsonschema --check: %s is stale; run bqgen jsonschema -r %s -o %s\n", out, regPath, out)
+		return ExitFindings
+	}
+	fmt.Fprintf(e.stdout, "%s: %d written, %d removed, %d unchanged\n", out, len(plan.Write), len(plan.Remove), len(plan.Unchanged))
+	return ExitOK
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/babelqueue/bqgen/internal/validate"
+)
+
+func validateCommand() *command {
+	return &command{
+		name:    "validate",
+		summary: "check messages against the wire contract and their URN's data schema",
+		usage:   "validate -r REGISTRY [--urn URN] FILE|- ...",
+		examples: []string{
+			"bqgen validate -r examples/registry.yaml message.json",
+			"kafka-console-consumer … | bqgen validate -r registry/ -",
+			"bqgen validate -r registry.yaml --urn urn:babel:orders:created.v2 data.json   # bare data",
+		},
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
+			urn := fs.String("urn", "", "validate each input as the bare data of this URN instead of a full envelope")
+			return func(e env, args []string) int {
+				if code, ok := needArgs(e, "validate", nil, map[string]string{"-r/--registry": *reg}); !ok {
+					return code
+				}
+				if len(args) == 0 {
+					fmt.Fprintf(e.stderr, "bqgen validate: no input; pass files, or - for standard input\nrun 'bqgen help validate' for usage\n")
+					return ExitError
+				}
+				return runValidate(e, *reg, *urn, args)
+			}
+		},
+	}
+}
+
+func runValidate(e env, regPath, urn string, files []string) int {
+	reg, code := load(e, regPath, "text")
+	if reg == nil {
+		return code
+	}
+	v, err := validate.New(reg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen validate: %v\n", err)
+		return ExitError
+	}
+	res, err := validate.Files(v, files, urn, e.stdin, e.stdout, e.stderr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen validate: %v\n", err)
+		return ExitError
+	}
+	if len(files) > 1 {
+		fmt.Fprintf(e.stdout, "%s: %d valid, %d invalid\n", plural(len(files), "input"), res.Valid, res.Invalid)
+	}
+	switch {
+	case res.IOErrors > 0:
+		return ExitError
+	case res.Invalid > 0:
+		return ExitFindings
+	}
+	return ExitOK
+}

@@ -1,0 +1,88 @@
+package validate
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// MaxBody is the largest message read, in bytes; a larger one is rejected (malformed).
+const MaxBody = 64 << 20
+
+// Result counts the outcome of Files.
+type Result struct {
+	Valid, Invalid int
+	// IOErrors counts inputs that could not be read (reported on errOut).
+	IOErrors int
+}
+
+// Files validates each named input ("-" is stdin): as full envelopes, or as bare data
+// of urn when urn is not "". For each input it prints to out either "NAME: valid" or
+// one line per problem, "NAME: PATH: KIND: MESSAGE". Inputs that cannot be read are
+// reported on errOut and counted in IOErrors. The error is for a URN the registry does
+// not define and for a schema that does not compile.
+func Files(v *Validator, names []string, urn string, stdin io.Reader, out, errOut io.Writer) (Result, error) {
+	var res Result
+	if urn != "" && v.reg.Message(urn) == nil {
+		return res, fmt.Errorf("--urn %q: the registry does not define it", urn)
+	}
+	for _, name := range names {
+		display := name
+		body, err := readInput(name, stdin)
+		if name == "-" {
+			display = "<stdin>"
+		}
+		if err != nil {
+			fmt.Fprintf(errOut, "%s: %v\n", display, err)
+			res.IOErrors++
+			continue
+		}
+		var problems []Problem
+		switch {
+		case len(body) > MaxBody:
+			problems = []Problem{{Path: "$", Kind: Malformed, Message: fmt.Sprintf("larger than %d bytes", MaxBody)}}
+		case urn != "":
+			problems, err = v.Data(urn, body)
+		default:
+			problems, err = v.Envelope(body)
+		}
+		if err != nil {
+			return res, err
+		}
+		if len(problems) == 0 {
+			fmt.Fprintf(out, "%s: valid\n", display)
+			res.Valid++
+			continue
+		}
+		res.Invalid++
+		for _, p := range problems {
+			fmt.Fprintf(out, "%s: %s\n", display, p)
+		}
+	}
+	return res, nil
+}
+
+func readInput(name string, stdin io.Reader) ([]byte, error) {
+	var r io.Reader
+	if name == "-" {
+		if stdin == nil {
+			return nil, fmt.Errorf("no standard input")
+		}
+		r = stdin
+	} else {
+		info, err := os.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if info.IsDir() {
+			return nil, fmt.Errorf("is a directory")
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	return io.ReadAll(io.LimitReader(r, MaxBody+1))
+}

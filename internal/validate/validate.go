@@ -1,0 +1,493 @@
+// Package validate checks BabelQueue messages: full envelopes against the wire
+// contract (CONTRACT §1–§7) and their `data` against the URN's JSON Schema, or bare
+// data against a given URN's schema. It is the logic of `bqgen validate`.
+//
+// The data schemas are the ones internal/emit/jsonschema emits (draft 2020-12),
+// compiled in memory with santhosh-tekuri/jsonschema/v6 and format assertion on, so
+// bqgen validate gives the verdict other languages get from the published schemas.
+//
+// The envelope checks are those of the envelope schema, written out so that each
+// problem is named: they check what a producer must write (CONTRACT §1, §2, §5, §7).
+// The generated Go Router is a tolerant reader: it rejects only what CONTRACT §6
+// tells consumers to reject (no identity, blank trace_id, no data object, an
+// unsupported schema_version, a malformed body), and accepts for instance a meta.lang
+// outside the list or a missing meta.id, which bqgen validate reports.
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	js "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/model"
+)
+
+// Kind classifies a problem.
+type Kind string
+
+// The kinds of problems. UnknownURN and UnsupportedSchemaVersion are distinct because
+// consumers dead-letter them differently (CONTRACT §5–§6).
+const (
+	// Malformed: not one strict UTF-8 JSON value (BRIEF §8).
+	Malformed Kind = "malformed"
+	// Envelope: the envelope breaks CONTRACT §1, §2 or §5.
+	Envelope Kind = "envelope"
+	// ForbiddenField: a key CONTRACT §7 forbids (top-level timestamp, meta.ts, …).
+	ForbiddenField Kind = "forbidden_field"
+	// UnknownURN: job (or urn) names no message of the registry.
+	UnknownURN Kind = "unknown_urn"
+	// UnsupportedSchemaVersion: meta.schema_version is an integer other than 1.
+	UnsupportedSchemaVersion Kind = "unsupported_schema_version"
+	// InvalidData: data does not validate against the URN's schema.
+	InvalidData Kind = "invalid_data"
+)
+
+// Problem is one reason a message is invalid.
+type Problem struct {
+	// Path is a JSON path into the message: $, $.meta.ts, $.data.lines[0].sku.
+	Path    string
+	Kind    Kind
+	Message string
+}
+
+func (p Problem) String() string { return p.Path + ": " + string(p.Kind) + ": " + p.Message }
+
+// Validator validates messages against one registry. It is safe for concurrent use.
+type Validator struct {
+	reg   *model.Registry
+	opts  jsonschema.Options
+	files map[string][]byte
+
+	mu       sync.Mutex
+	compiled map[string]*js.Schema
+}
+
+// New emits the registry's schemas in memory. Schemas are compiled on first use.
+func New(reg *model.Registry) (*Validator, error) {
+	opts := jsonschema.Options{Draft: jsonschema.Draft2020}
+	files, err := jsonschema.Emit(reg, opts)
+	if err != nil {
+		return nil, err
+	}
+	v := &Validator{reg: reg, opts: opts, files: map[string][]byte{}, compiled: map[string]*js.Schema{}}
+	for _, f := range files {
+		v.files[f.Name] = f.Content
+	}
+	return v, nil
+}
+
+// dataSchema returns the compiled data schema of urn (which must be in the registry).
+func (v *Validator) dataSchema(urn string) (*js.Schema, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if s, ok := v.compiled[urn]; ok {
+		return s, nil
+	}
+	name := jsonschema.DataFile(urn)
+	doc, err := js.UnmarshalJSON(bytes.NewReader(v.files[name]))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	c := js.NewCompiler()
+	c.AssertFormat()
+	id := v.opts.ID(name)
+	if err := c.AddResource(id, doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	s, err := c.Compile(id)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	v.compiled[urn] = s
+	return s, nil
+}
+
+// Data validates body as the bare data of urn. The error is for a URN the registry
+// does not define or a schema that does not compile (never for an invalid body).
+func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
+	if v.reg.Message(urn) == nil {
+		return nil, fmt.Errorf("unknown URN %q: the registry does not define it", urn)
+	}
+	tree, err := parse(body)
+	if err != nil {
+		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
+	}
+	return v.data(urn, tree, "$")
+}
+
+func (v *Validator) data(urn string, tree any, prefix string) ([]Problem, error) {
+	s, err := v.dataSchema(urn)
+	if err != nil {
+		return nil, err
+	}
+	err = s.Validate(tree)
+	if err == nil {
+		return nil, nil
+	}
+	verr, ok := err.(*js.ValidationError)
+	if !ok {
+		return []Problem{{Path: prefix, Kind: InvalidData, Message: err.Error()}}, nil
+	}
+	var out []Problem
+	seen := map[string]bool{}
+	var walk func(e *js.ValidationError)
+	walk = func(e *js.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		p := Problem{Path: instancePath(prefix, tree, e.InstanceLocation), Kind: InvalidData, Message: message(e)}
+		if key := p.String(); !seen[key] {
+			seen[key] = true
+			out = append(out, p)
+		}
+	}
+	walk(verr)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// message renders a leaf error of jsonschema/v6 without its schema location.
+func message(e *js.ValidationError) string {
+	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok {
+		return "not allowed"
+	}
+	out := e.BasicOutput()
+	if out.Error != nil {
+		return out.Error.String()
+	}
+	return fmt.Sprint(e.ErrorKind)
+}
+
+// instancePath turns a JSON pointer's tokens into a JSON path below prefix, in the
+// generated code's style: $.a.b[3], $["a b"].
+func instancePath(prefix string, tree any, tokens []string) string {
+	path := prefix
+	cur := tree
+	for _, tok := range tokens {
+		switch c := cur.(type) {
+		case []any:
+			i, err := strconv.Atoi(tok)
+			path += "[" + tok + "]"
+			if err == nil && i >= 0 && i < len(c) {
+				cur = c[i]
+			} else {
+				cur = nil
+			}
+		case map[string]any:
+			path = pathKey(path, tok)
+			cur = c[tok]
+		default:
+			path = pathKey(path, tok)
+			cur = nil
+		}
+	}
+	return path
+}
+
+// pathKey appends an object key to a path: $.a for identifier-like keys, $["a b"]
+// otherwise.
+func pathKey(path, key string) string {
+	ident := key != ""
+	for i := 0; i < len(key) && ident; i++ {
+		c := key[i]
+		ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && isDigit(c))
+	}
+	if ident {
+		return path + "." + key
+	}
+	q, _ := json.Marshal(key)
+	return path + "[" + string(q) + "]"
+}
+
+// Envelope validates body as a full envelope (CONTRACT §1–§7) and its data against
+// the URN's schema. It returns every problem found; nil means valid. The error is for
+// a schema that does not compile (never for an invalid body).
+func (v *Validator) Envelope(body []byte) ([]Problem, error) {
+	tree, err := parse(body)
+	if err != nil {
+		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
+	}
+	root, ok := tree.(map[string]any)
+	if !ok {
+		return []Problem{{Path: "$", Kind: Envelope, Message: "the envelope must be a JSON object, got " + typeName(tree)}}, nil
+	}
+	c := &checker{}
+
+	// Forbidden fields (CONTRACT §7), named as such.
+	meta, metaOK := root["meta"].(map[string]any)
+	for _, f := range jsonschema.ForbiddenFields {
+		parent := root
+		if f.Parent == "meta" {
+			if !metaOK {
+				continue
+			}
+			parent = meta
+		}
+		if _, has := parent[f.Key]; has {
+			c.add("$."+f.Name(), ForbiddenField, fmt.Sprintf("forbidden field %s (CONTRACT §7): use %s", f.Name(), f.Instead))
+		}
+	}
+
+	// meta and schema_version first: an unsupported version is not read any further.
+	supported := c.meta(root)
+	if !supported {
+		return c.problems, nil
+	}
+
+	// Identity: job, else the inbound alias urn.
+	urn := ""
+	idKey := "job"
+	idVal, has := root["job"]
+	if !has {
+		idKey = "urn"
+		idVal, has = root["urn"]
+	}
+	switch s, isStr := idVal.(string); {
+	case !has:
+		c.add("$", Envelope, "no identity: neither job nor urn is present")
+	case !isStr:
+		c.add("$."+idKey, Envelope, idKey+" must be a string (the message URN), got "+typeName(idVal))
+	case s == "":
+		c.add("$."+idKey, Envelope, idKey+" is empty")
+	case v.reg.Message(s) == nil:
+		c.add("$."+idKey, UnknownURN, fmt.Sprintf("unknown URN %q: the registry does not define it", s))
+	default:
+		urn = s
+	}
+
+	// trace_id: a non-blank string.
+	switch tv, has := root["trace_id"]; {
+	case !has:
+		c.add("$", Envelope, "missing trace_id")
+	default:
+		if s, ok := tv.(string); !ok {
+			c.add("$.trace_id", Envelope, "trace_id must be a string, got "+typeName(tv))
+		} else if strings.TrimSpace(s) == "" {
+			c.add("$.trace_id", Envelope, "trace_id is blank")
+		}
+	}
+
+	// attempts: an integer >= 0, optional.
+	if av, has := root["attempts"]; has {
+		c.count("$.attempts", av)
+	}
+	if dv, has := root["dead_letter"]; has {
+		c.deadLetter(dv)
+	}
+
+	// data: an object, valid under the URN's schema.
+	dv, has := root["data"]
+	data, isObj := dv.(map[string]any)
+	switch {
+	case !has:
+		c.add("$", Envelope, "missing data")
+	case !isObj:
+		c.add("$.data", Envelope, "data must be an object, got "+typeName(dv))
+	case urn != "":
+		ps, err := v.data(urn, data, "$.data")
+		if err != nil {
+			return nil, err
+		}
+		c.problems = append(c.problems, ps...)
+	}
+	return c.problems, nil
+}
+
+type checker struct {
+	problems []Problem
+}
+
+func (c *checker) add(path string, k Kind, msg string) {
+	c.problems = append(c.problems, Problem{Path: path, Kind: k, Message: msg})
+}
+
+// meta checks the meta block (CONTRACT §2). It returns false when schema_version is
+// an integer other than 1: the rest of the envelope is then not read (CONTRACT §6).
+func (c *checker) meta(root map[string]any) bool {
+	mv, has := root["meta"]
+	if !has {
+		c.add("$", Envelope, "missing meta")
+		return true
+	}
+	meta, ok := mv.(map[string]any)
+	if !ok {
+		c.add("$.meta", Envelope, "meta must be an object, got "+typeName(mv))
+		return true
+	}
+	sv, has := meta["schema_version"]
+	if !has {
+		c.add("$.meta", Envelope, "missing meta.schema_version")
+	} else if n, isNum := sv.(json.Number); !isNum {
+		c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+typeName(sv))
+	} else {
+		switch i, verdict := exactInt64(string(n)); {
+		case verdict == intNotInteger:
+			c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+abbreviate(string(n)))
+		case verdict == intOutOfRange || i != 1:
+			c.add("$.meta.schema_version", UnsupportedSchemaVersion, fmt.Sprintf("unsupported schema_version %s (supported: 1); the envelope is not read further", abbreviate(string(n))))
+			return false
+		}
+	}
+	if v, has := meta["id"]; !has {
+		c.add("$.meta", Envelope, "missing meta.id")
+	} else if s, ok := v.(string); !ok {
+		c.add("$.meta.id", Envelope, "meta.id must be a string (UUID), got "+typeName(v))
+	} else if !isUUID(s) {
+		c.add("$.meta.id", Envelope, fmt.Sprintf("meta.id %q is not a UUID", s))
+	}
+	if v, has := meta["queue"]; !has {
+		c.add("$.meta", Envelope, "missing meta.queue")
+	} else if s, ok := v.(string); !ok {
+		c.add("$.meta.queue", Envelope, "meta.queue must be a string, got "+typeName(v))
+	} else if s == "" {
+		c.add("$.meta.queue", Envelope, "meta.queue is empty")
+	}
+	if v, has := meta["lang"]; !has {
+		c.add("$.meta", Envelope, "missing meta.lang")
+	} else if s, ok := v.(string); !ok {
+		c.add("$.meta.lang", Envelope, "meta.lang must be a string, got "+typeName(v))
+	} else if !contains(jsonschema.Langs, s) {
+		c.add("$.meta.lang", Envelope, fmt.Sprintf("meta.lang %q is not one of %s", s, strings.Join(jsonschema.Langs, ", ")))
+	}
+	if v, has := meta["created_at"]; !has {
+		c.add("$.meta", Envelope, "missing meta.created_at")
+	} else {
+		c.timestamp("$.meta.created_at", v)
+	}
+	return true
+}
+
+func (c *checker) deadLetter(v any) {
+	dl, ok := v.(map[string]any)
+	if !ok {
+		c.add("$.dead_letter", Envelope, "dead_letter must be an object, got "+typeName(v))
+		return
+	}
+	for _, key := range []string{"reason", "failed_at", "original_queue", "attempts"} {
+		if _, has := dl[key]; !has {
+			c.add("$.dead_letter", Envelope, "missing dead_letter."+key)
+		}
+	}
+	if v, has := dl["reason"]; has {
+		if s, ok := v.(string); !ok || !contains(jsonschema.DeadLetterReasons, s) {
+			c.add("$.dead_letter.reason", Envelope, "dead_letter.reason must be one of "+strings.Join(jsonschema.DeadLetterReasons, ", "))
+		}
+	}
+	for _, key := range []string{"error", "exception"} {
+		if v, has := dl[key]; has && v != nil {
+			if _, ok := v.(string); !ok {
+				c.add("$.dead_letter."+key, Envelope, "dead_letter."+key+" must be a string or null, got "+typeName(v))
+			}
+		}
+	}
+	if v, has := dl["failed_at"]; has {
+		c.timestamp("$.dead_letter.failed_at", v)
+	}
+	for _, key := range []string{"original_queue", "lang"} {
+		if v, has := dl[key]; has {
+			if _, ok := v.(string); !ok {
+				c.add("$.dead_letter."+key, Envelope, "dead_letter."+key+" must be a string, got "+typeName(v))
+			}
+		}
+	}
+	if v, has := dl["attempts"]; has {
+		c.count("$.dead_letter.attempts", v)
+	}
+}
+
+// integer checks that v is an integer within int64 and returns it.
+func (c *checker) integer(path string, v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		c.add(path, Envelope, "must be an integer, got "+typeName(v))
+		return 0, false
+	}
+	i, verdict := exactInt64(string(n))
+	switch verdict {
+	case intNotInteger:
+		c.add(path, Envelope, "must be an integer, got "+abbreviate(string(n)))
+		return 0, false
+	case intOutOfRange:
+		c.add(path, Envelope, "integer "+abbreviate(string(n))+" out of int64 range")
+		return 0, false
+	}
+	return i, true
+}
+
+func (c *checker) count(path string, v any) {
+	if i, ok := c.integer(path, v); ok && i < 0 {
+		c.add(path, Envelope, fmt.Sprintf("must be >= 0, got %d", i))
+	}
+}
+
+const maxTimestamp = 8_640_000_000_000_000
+
+// timestamp checks Unix milliseconds within the JavaScript Date range.
+func (c *checker) timestamp(path string, v any) {
+	if i, ok := c.integer(path, v); ok && (i > maxTimestamp || i < -maxTimestamp) {
+		c.add(path, Envelope, fmt.Sprintf("timestamp %d ms outside ±8640000000000000", i))
+	}
+}
+
+// isUUID is the JSON Schema "uuid" format (hex in either case), as jsonschema/v6
+// checks it for the envelope schema's meta.id.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func typeName(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, verdict := exactInt64(string(v)); verdict != intNotInteger {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}

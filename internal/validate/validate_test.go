@@ -1,0 +1,187 @@
+package validate
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
+)
+
+func newValidator(t *testing.T) *Validator {
+	t.Helper()
+	v, err := New(fixture.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func hasKind(ps []Problem, k Kind) bool {
+	for _, p := range ps {
+		if p.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEnvelopeCases: the verdict of every envelope case is the envelope schema's
+// (which internal/emit/jsonschema tests on the same cases), and the problem has the
+// expected kind.
+func TestEnvelopeCases(t *testing.T) {
+	v := newValidator(t)
+	for _, c := range fixture.EnvelopeCases() {
+		ps, err := v.Envelope(c.JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(ps) == 0) != c.Valid {
+			t.Errorf("[%s] %s: problems %v, want valid=%v", c.Name, c.JSON, ps, c.Valid)
+			continue
+		}
+		if !c.Valid && !hasKind(ps, Kind(c.Kind)) {
+			t.Errorf("[%s] %s: problems %v, want one of kind %s", c.Name, c.JSON, ps, c.Kind)
+		}
+	}
+}
+
+// TestDataCases: bare data (--urn) and the same data inside a valid envelope.
+func TestDataCases(t *testing.T) {
+	v := newValidator(t)
+	for _, c := range fixture.DataCases() {
+		ps, err := v.Data(c.URN, c.JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(ps) == 0) != c.Valid {
+			t.Errorf("%s [%s] %s: problems %v, want valid=%v", c.URN, c.Name, c.JSON, ps, c.Valid)
+		}
+		env := fixture.Mutate(string(fixture.Mutate(fixture.BaseEnvelope, "job", `"`+c.URN+`"`)), "data", string(c.JSON))
+		ps, err = v.Envelope(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(ps) == 0) != c.Valid || (!c.Valid && !hasKind(ps, InvalidData)) {
+			t.Errorf("%s [%s] in an envelope: problems %v, want valid=%v", c.URN, c.Name, ps, c.Valid)
+		}
+	}
+	if _, err := v.Data("urn:babel:nope:nope", []byte(`{}`)); err == nil {
+		t.Error("unknown --urn accepted")
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	v := newValidator(t)
+	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
+	for _, body := range []string{
+		"", "{", `{"a":1,"a":2}`, "{\"a\":\"\xff\"}", `{"a":"\ud800"}`, `{"a":"\udc00\ud800"}`, `{"a":"\ud800x"}`,
+		`{"a":1e400}`, `{"a":-1e400}`, `{} {}`, `{"a":01}`, `{"a":1.}`, `{"a":"x` + "\n" + `"}`, `{"a":NaN}`, `{"a":Infinity}`,
+		`{"a":tru}`, `{"a":"\x"}`, `{"a" 1}`, `[1,]`, deep,
+	} {
+		ps, _ := v.Envelope([]byte(body))
+		if len(ps) != 1 || ps[0].Kind != Malformed {
+			t.Errorf("%q: %v, want one malformed problem", body, ps)
+		}
+		ps, _ = v.Data(fixture.URNClosed, []byte(body))
+		if len(ps) != 1 || ps[0].Kind != Malformed {
+			t.Errorf("%q as data: %v, want one malformed problem", body, ps)
+		}
+	}
+	// Valid surrogate pairs and escapes are fine.
+	ps, _ := v.Data(fixture.URNAll, fixture.Mutate(fixture.BaseAll, "str", `"\ud83d\udce6 \u00e9 \/"`))
+	if len(ps) != 0 {
+		t.Errorf("escapes: %v", ps)
+	}
+	// A non-object envelope is an envelope problem.
+	if ps, _ := v.Envelope([]byte(`[]`)); len(ps) != 1 || ps[0].Kind != Envelope {
+		t.Errorf("array envelope: %v", ps)
+	}
+}
+
+func TestProblemPathsAndMessages(t *testing.T) {
+	v := newValidator(t)
+	env := fixture.Mutate(fixture.BaseEnvelope, "timestamp", `1`)
+	env = fixture.Mutate(string(env), "meta.ts", `1`)
+	env = fixture.Mutate(string(env), "meta.source", `"php"`)
+	env = fixture.Mutate(string(env), "meta.max_retries", `3`)
+	ps, _ := v.Envelope(env)
+	var lines []string
+	for _, p := range ps {
+		lines = append(lines, p.String())
+	}
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"$.timestamp: forbidden_field: forbidden field timestamp (CONTRACT §7): use meta.created_at (Unix ms)",
+		"$.meta.ts: forbidden_field: forbidden field meta.ts",
+		"$.meta.source: forbidden_field: forbidden field meta.source (CONTRACT §7): use meta.lang",
+		"$.meta.max_retries: forbidden_field: forbidden field meta.max_retries",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+
+	// Unknown URN and unsupported schema_version are distinct.
+	ps, _ = v.Envelope(fixture.Mutate(fixture.BaseEnvelope, "job", `"urn:babel:x:y"`))
+	if len(ps) != 1 || ps[0].Kind != UnknownURN || ps[0].Path != "$.job" {
+		t.Errorf("unknown URN: %v", ps)
+	}
+	ps, _ = v.Envelope(fixture.Mutate(fixture.BaseEnvelope, "meta.schema_version", `2`))
+	if len(ps) != 1 || ps[0].Kind != UnsupportedSchemaVersion || ps[0].Path != "$.meta.schema_version" {
+		t.Errorf("schema_version 2: %v", ps)
+	}
+
+	// Data problems carry the JSON path into the envelope.
+	all := fixture.Mutate(fixture.BaseAll, "lines", `[{"sku":"a","quantity":1},{"sku":"b","quantity":0,"x":1}]`)
+	all = fixture.Mutate(string(all), "tags", `{"a b":"xyz"}`)
+	all = fixture.Mutate(string(all), "n", `1.5`)
+	env = fixture.Mutate(string(fixture.Mutate(fixture.BaseEnvelope, "job", `"`+fixture.URNAll+`"`)), "data", string(all))
+	ps, _ = v.Envelope(env)
+	lines = nil
+	for _, p := range ps {
+		lines = append(lines, p.String())
+	}
+	got = strings.Join(lines, "\n")
+	for _, want := range []string{`$.data.lines[1].quantity: invalid_data:`, `$.data.lines[1]: invalid_data:`, `$.data.tags["a b"]: invalid_data:`, `$.data.n: invalid_data:`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	t.Logf("\n%s", got)
+}
+
+func TestFiles(t *testing.T) {
+	v := newValidator(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(good, []byte(fixture.BaseEnvelope), 0o644)
+	os.WriteFile(bad, fixture.Mutate(fixture.BaseEnvelope, "meta.ts", `1`), 0o644)
+	var out, errOut bytes.Buffer
+	res, err := Files(v, []string{good, bad, "-", filepath.Join(dir, "missing.json")}, "", strings.NewReader(fixture.BaseEnvelope), &out, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res != (Result{Valid: 2, Invalid: 1, IOErrors: 1}) {
+		t.Errorf("result %+v", res)
+	}
+	want := good + ": valid\n" + bad + ": $.meta.ts: forbidden_field: forbidden field meta.ts (CONTRACT §7): use meta.created_at (Unix ms)\n<stdin>: valid\n"
+	if out.String() != want {
+		t.Errorf("out:\n%s\nwant:\n%s", out.String(), want)
+	}
+	if !strings.Contains(errOut.String(), "missing.json") {
+		t.Errorf("errOut: %s", errOut.String())
+	}
+
+	out.Reset()
+	res, err = Files(v, []string{"-"}, fixture.URNClosed, strings.NewReader(`{"id":0}`), &out, &errOut)
+	if err != nil || res.Invalid != 1 || !strings.HasPrefix(out.String(), "<stdin>: $.id: invalid_data: ") {
+		t.Errorf("--urn: %+v %v %q", res, err, out.String())
+	}
+	if _, err := Files(v, []string{"-"}, "urn:babel:x:y", strings.NewReader(`{}`), &out, &errOut); err == nil {
+		t.Error("unknown --urn accepted")
+	}
+}
