@@ -139,6 +139,36 @@ type Names struct {
 	Fields map[*model.Property]string
 	// EnumConsts maps a schema with an enum to its constant names, parallel to Enum.
 	EnumConsts map[*model.Schema][]string
+	// Patterns maps each distinct `pattern:` of the registry to the unexported
+	// package-level variable holding it compiled (PatternVar of its index in the sorted
+	// list of patterns), so that every pattern is compiled once.
+	Patterns map[string]string
+}
+
+// PatternVar is the name of the package-level variable of the i-th distinct pattern
+// (patterns sorted bytewise). The generated runtime declares no identifier of this form.
+func PatternVar(i int) string { return "pattern" + strconv.Itoa(i) }
+
+// MessageIdents are the identifiers generated for one message, all derived from its
+// struct name (Names.Messages).
+type MessageIdents struct {
+	Type        string // OrdersCreated
+	URN         string // OrdersCreatedURN (constant)
+	New         string // NewOrdersCreated
+	Publish     string // PublishOrdersCreated
+	Decode      string // DecodeOrdersCreated
+	Handler     string // OrdersCreatedHandler (interface)
+	HandlerFunc string // OrdersCreatedHandlerFunc (adapter)
+	Handle      string // HandleOrdersCreated (the Handler method and the Router method)
+}
+
+// MessageIdentsOf returns the identifiers derived from a message's struct name.
+func MessageIdentsOf(name string) MessageIdents {
+	return MessageIdents{
+		Type: name, URN: name + "URN", New: "New" + name, Publish: "Publish" + name,
+		Decode: "Decode" + name, Handler: name + "Handler", HandlerFunc: name + "HandlerFunc",
+		Handle: "Handle" + name,
+	}
 }
 
 // Collision is two things that would get the same Go identifier in one scope.
@@ -179,6 +209,7 @@ func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
 			Inline:     map[*model.Schema]string{},
 			Fields:     map[*model.Property]string{},
 			EnumConsts: map[*model.Schema][]string{},
+			Patterns:   map[string]string{},
 		},
 		pkg: map[string]owner{},
 	}
@@ -200,14 +231,38 @@ func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
 		what := "message " + m.URN
 		hint := "URNs that differ only in punctuation map to one Go name; rename one of them"
 		p.claim(name, what, m.Pos, hint)
-		for _, derived := range []string{name + "URN", "New" + name, "Publish" + name, "Decode" + name, name + "Handler", name + "HandlerFunc"} {
+		ids := MessageIdentsOf(name)
+		for _, derived := range []string{ids.URN, ids.New, ids.Publish, ids.Decode, ids.Handler, ids.HandlerFunc} {
 			p.claim(derived, what+" (generated "+derived+")", m.Pos, hint)
 		}
 		p.n.Messages[m] = name
 		p.schema(m.Data, name, what, true)
 	}
+	p.patterns(reg)
 	sort.SliceStable(p.colls, func(i, j int) bool { return less(p.colls[i].Pos, p.colls[j].Pos) })
 	return p.n, p.colls
+}
+
+// patterns names the distinct patterns of the registry, in sorted order.
+func (p *planner) patterns(reg *model.Registry) {
+	seen := map[string]bool{}
+	var all []string
+	collect := func(_ string, s *model.Schema) {
+		if s.Pattern != "" && !seen[s.Pattern] {
+			seen[s.Pattern] = true
+			all = append(all, s.Pattern)
+		}
+	}
+	for _, t := range reg.Types {
+		model.Walk(t.Schema, "$", collect)
+	}
+	for _, m := range reg.Messages {
+		model.Walk(m.Data, "$", collect)
+	}
+	sort.Strings(all)
+	for i, pat := range all {
+		p.n.Patterns[pat] = PatternVar(i)
+	}
 }
 
 func less(a, b model.Pos) bool {

@@ -142,3 +142,32 @@ func TestValidPackage(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanPatterns(t *testing.T) {
+	t.Parallel()
+	str := func(p string) *model.Schema { return &model.Schema{Kind: model.String, Pattern: p} }
+	reg := &model.Registry{
+		Types: []*model.NamedType{{Name: "Sku", Schema: str("^[A-Z]+$")}},
+		Messages: []*model.Message{{URN: "urn:babel:orders:created", Data: &model.Schema{Kind: model.Object, Properties: []*model.Property{
+			{Name: "a", Schema: str("^b$")},
+			{Name: "c", Schema: &model.Schema{Kind: model.Array, Items: str("^[A-Z]+$")}},
+			{Name: "d", Schema: str("")},
+		}}}},
+	}
+	n, _ := Plan(reg, "events")
+	want := map[string]string{"^[A-Z]+$": "pattern0", "^b$": "pattern1"}
+	if !reflect.DeepEqual(n.Patterns, want) {
+		t.Errorf("Patterns = %q, want %q", n.Patterns, want)
+	}
+}
+
+func TestMessageIdentsOf(t *testing.T) {
+	t.Parallel()
+	got := MessageIdentsOf("OrdersCreated")
+	want := MessageIdents{Type: "OrdersCreated", URN: "OrdersCreatedURN", New: "NewOrdersCreated",
+		Publish: "PublishOrdersCreated", Decode: "DecodeOrdersCreated", Handler: "OrdersCreatedHandler",
+		HandlerFunc: "OrdersCreatedHandlerFunc", Handle: "HandleOrdersCreated"}
+	if got != want {
+		t.Errorf("MessageIdentsOf = %+v", got)
+	}
+}

@@ -1,0 +1,357 @@
+package golang
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+const examplesRegistry = "../../../examples/registry.yaml"
+
+// loadExamples loads examples/registry.yaml; it must load without errors.
+func loadExamples(t *testing.T) *model.Registry {
+	t.Helper()
+	if _, err := os.Stat(examplesRegistry); err != nil {
+		t.Fatalf("no %s: %v", examplesRegistry, err)
+	}
+	reg, diags, err := registry.Load(context.Background(), examplesRegistry)
+	if err != nil || reg == nil || diags.HasErrors() {
+		t.Fatalf("examples/registry.yaml does not load cleanly (err %v): %v", err, diags)
+	}
+	return reg
+}
+
+func emit(t *testing.T, reg *model.Registry, pkg string) []File {
+	t.Helper()
+	files, err := Emit(reg, plan(t, reg), Options{Package: pkg})
+	if err != nil {
+		t.Fatalf("Emit: %v", err)
+	}
+	return files
+}
+
+// TestGolden compares the emitted per-registry files with testdata/golden/<case>/.
+// babelqueue.go is the runtime copied from ./rt and is checked by TestRuntimeFile
+// instead, so that runtime edits do not churn the goldens.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		reg  func(t *testing.T) *model.Registry
+	}{
+		{"model", func(*testing.T) *model.Registry { return testRegistry() }},
+		{"examples", loadExamples},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := c.reg(t)
+			files := emit(t, reg, "events")
+			dir := filepath.Join("testdata", "golden", c.name)
+			if *update {
+				if err := os.RemoveAll(dir); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := map[string]bool{}
+			for _, f := range files {
+				if f.Name == runtimeFile {
+					continue
+				}
+				golden := filepath.Join(dir, f.Name+".golden")
+				want[f.Name+".golden"] = true
+				if *update {
+					if err := os.WriteFile(golden, f.Content, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				old, err := os.ReadFile(golden)
+				if err != nil {
+					t.Errorf("%v (run with -update)", err)
+					continue
+				}
+				if !bytes.Equal(old, f.Content) {
+					t.Errorf("%s differs from %s (run with -update and review the diff)", f.Name, golden)
+				}
+			}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if !want[e.Name()] {
+					t.Errorf("stale golden file %s", e.Name())
+				}
+			}
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry()
+	a := emit(t, reg, "events")
+	for i := 0; i < 3; i++ {
+		b := emit(t, reg, "events")
+		if len(a) != len(b) {
+			t.Fatalf("run %d: %d files, first run %d", i, len(b), len(a))
+		}
+		for j := range a {
+			if a[j].Name != b[j].Name || !bytes.Equal(a[j].Content, b[j].Content) {
+				t.Fatalf("run %d: %s differs", i, a[j].Name)
+			}
+		}
+	}
+}
+
+// TestFilesShape checks every file: sorted names, the header, gofmt'd (parses),
+// stdlib-only imports, every exported identifier documented.
+func TestFilesShape(t *testing.T) {
+	t.Parallel()
+	files := emit(t, testRegistry(), "events")
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	if got, want := strings.Join(names, " "), "babelqueue.go orders.go types.go user_accounts.go"; got != want {
+		t.Errorf("files = %s, want %s", got, want)
+	}
+	for _, f := range files {
+		if !bytes.HasPrefix(f.Content, []byte("// "+Header+"\n")) {
+			t.Errorf("%s: missing header", f.Name)
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
+		if err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+			continue
+		}
+		if af.Name.Name != "events" {
+			t.Errorf("%s: package %s", f.Name, af.Name.Name)
+		}
+		for _, imp := range af.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if strings.Contains(strings.Split(p, "/")[0], ".") {
+				t.Errorf("%s: non-stdlib import %s", f.Name, p)
+			}
+		}
+		if f.Name == runtimeFile {
+			continue // the runtime's own docs are checked with its package (./rt)
+		}
+		for _, miss := range undocumented(af) {
+			t.Errorf("%s: %s is not documented", f.Name, miss)
+		}
+	}
+}
+
+// undocumented lists the exported declarations, methods and struct fields of af that
+// have no doc comment (a const/var/type group's doc counts for its members).
+func undocumented(af *ast.File) []string {
+	var out []string
+	for _, d := range af.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Name.IsExported() && d.Doc == nil && exportedRecv(d) {
+				out = append(out, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					if sp.Name.IsExported() && d.Doc == nil && sp.Doc == nil {
+						out = append(out, sp.Name.Name)
+					}
+					if st, ok := sp.Type.(*ast.StructType); ok && sp.Name.IsExported() {
+						for _, fl := range st.Fields.List {
+							for _, n := range fl.Names {
+								if n.IsExported() && fl.Doc == nil {
+									out = append(out, sp.Name.Name+"."+n.Name)
+								}
+							}
+						}
+					}
+					if it, ok := sp.Type.(*ast.InterfaceType); ok && sp.Name.IsExported() {
+						for _, m := range it.Methods.List {
+							for _, n := range m.Names {
+								if n.IsExported() && m.Doc == nil {
+									out = append(out, sp.Name.Name+"."+n.Name)
+								}
+							}
+						}
+					}
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						if n.IsExported() && d.Doc == nil && sp.Doc == nil {
+							out = append(out, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestRuntimeFile checks babelqueue.go: one package clause and header, every non-test
+// declaration of ./rt present.
+func TestRuntimeFile(t *testing.T) {
+	t.Parallel()
+	src, err := runtimeSource("events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(src, []byte(Header)); n != 1 {
+		t.Errorf("header appears %d times", n)
+	}
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, runtimeFile, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if af.Name.Name != "events" || af.Doc == nil {
+		t.Errorf("package %s, doc %v", af.Name.Name, af.Doc != nil)
+	}
+	have := map[string]bool{}
+	ast.Inspect(af, func(n ast.Node) bool {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			have[fd.Name.Name] = true
+		}
+		return true
+	})
+	for _, fn := range []string{"parseJSON", "checkLength", "newMessage", "decodeData", "appendMap", "NewRouter"} {
+		if !have[fn] {
+			t.Errorf("runtime lacks %s", fn)
+		}
+	}
+}
+
+func TestContextFile(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"orders":         "orders.go",
+		"user-accounts":  "user_accounts.go",
+		"types":          "types_messages.go",
+		"babelqueue":     "babelqueue_messages.go",
+		"orders-test":    "orders_test_messages.go",
+		"orders-windows": "orders_windows_messages.go",
+		"-orders":        "orders_messages.go",
+		"linux":          "linux.go",
+	} {
+		if got := ContextFile(in); got != want {
+			t.Errorf("ContextFile(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestEmitRejectsBadInput(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry()
+	names := plan(t, reg)
+	if _, err := Emit(reg, names, Options{Package: "type"}); err == nil {
+		t.Error("keyword package name accepted")
+	}
+	bad := &model.Registry{Messages: []*model.Message{{URN: "urn:babel:a:b", Data: obj(false,
+		prop("x", true, &model.Schema{Kind: model.String, Pattern: "(?<=a)b"}))}}}
+	if _, err := Emit(bad, plan(t, bad), Options{Package: "events"}); err == nil || !strings.Contains(err.Error(), "pattern") {
+		t.Errorf("invalid pattern: err = %v", err)
+	}
+	unresolved := &model.Registry{Messages: []*model.Message{{URN: "urn:babel:a:b", Data: obj(false,
+		prop("x", true, &model.Schema{Kind: model.Ref, Ref: "Nope"}))}}}
+	if _, err := Emit(unresolved, plan(t, unresolved), Options{Package: "events"}); err == nil {
+		t.Error("unresolved ref accepted")
+	}
+}
+
+// goTool returns the go command of the toolchain running the tests.
+func goTool(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	p, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("no go command on PATH")
+	}
+	return p
+}
+
+// TestGeneratedPackage writes the generated package of the test model (and of
+// examples/registry.yaml when it loads) into a temporary module, with the test of
+// generated_test.go.txt, and runs go vet and go test there.
+func TestGeneratedPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped with -short: builds and tests a generated module")
+	}
+	dir := t.TempDir()
+	write := func(rel string, b []byte) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", []byte("module example.com/gen\n\ngo 1.24\n"))
+	for _, f := range emit(t, testRegistry(), "events") {
+		write(filepath.Join("gen", f.Name), f.Content)
+	}
+	inner, err := os.ReadFile(filepath.Join("testdata", "generated_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join("gen", "generated_test.go"), inner)
+	if _, err := os.Stat(examplesRegistry); err == nil {
+		if reg, diags, err := registry.Load(context.Background(), examplesRegistry); err == nil && reg != nil && !diags.HasErrors() {
+			for _, f := range emit(t, reg, "examples") {
+				write(filepath.Join("examples", f.Name), f.Content)
+			}
+		} else {
+			t.Logf("examples/registry.yaml not compiled: err %v, %d diagnostics", err, len(diags))
+		}
+	}
+	gocmd := goTool(t)
+	run := func(args ...string) {
+		cmd := exec.Command(gocmd, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("vet", "./...")
+	run("test", "-count=1", "./...")
+}
+
+// exportedRecv reports whether a function is not a method, or a method of an
+// exported type.
+func exportedRecv(d *ast.FuncDecl) bool {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return true
+	}
+	t := d.Recv.List[0].Type
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	if ix, ok := t.(*ast.IndexExpr); ok {
+		t = ix.X
+	}
+	id, ok := t.(*ast.Ident)
+	return !ok || id.IsExported()
+}
