@@ -2,7 +2,7 @@
 GO ?= go
 export GOFLAGS ?= -mod=mod
 
-.PHONY: all build generate example test bench lint fuzz
+.PHONY: all build generate example test bench lint fuzz node-tools
 
 all: lint test
 
@@ -17,8 +17,12 @@ generate:
 example: generate
 	$(GO) run ./examples/orders-service
 
+# The pinned Node.js tools the tests run (ajv, @asyncapi/parser; tools/node/package-lock.json).
+node-tools:
+	cd tools/node && npm ci --no-audit --no-fund
+
 # The test command CI runs (.ci/run).
-test:
+test: node-tools
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 

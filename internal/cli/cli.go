@@ -46,7 +46,7 @@ type command struct {
 }
 
 func commands() []*command {
-	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), validateCommand(), versionCommand()}
+	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), validateCommand(), asyncapiCommand(), versionCommand()}
 }
 
 func lookup(name string) *command {
@@ -166,9 +166,9 @@ func printOverview(w io.Writer) {
 	fmt.Fprintln(w, "bqgen compiles a registry of BabelQueue message URNs into typed Go code.")
 	fmt.Fprintln(w, "\nUsage:\n  bqgen <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "  %-10s %s\n", "help", "show help for a command")
+	fmt.Fprintf(w, "  %-11s %s\n", "help", "show help for a command")
 	fmt.Fprintln(w, "\nExit codes: 0 clean, 1 findings (registry rejected, stale output), 2 usage or I/O error.")
 	fmt.Fprintln(w, "Run 'bqgen help <command>' for a command's flags and examples.")
 }

@@ -1,0 +1,141 @@
+// Package nodetools gives Go tests the pinned Node.js tools of tools/node (ajv,
+// ajv-formats, @asyncapi/parser, @asyncapi/specs; versions in tools/node/package.json
+// and its committed package-lock.json).
+//
+// Dir installs them on first use (`npm ci --no-audit --no-fund`, once per machine, under
+// a file lock so that parallel test binaries do not race); `make node-tools` and
+// .ci/run install them ahead of time. A missing node or npm fails the test: these
+// checks are part of the suite, never skipped.
+package nodetools
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// RelDir is the tools directory relative to the module root.
+const RelDir = "tools/node"
+
+var (
+	once    sync.Once
+	dir     string
+	initErr string
+)
+
+// Dir returns the absolute path of tools/node with its node_modules installed, running
+// `npm ci --no-audit --no-fund` there when node_modules is missing or older than
+// package-lock.json. It fails the test when node or npm is missing or the install fails.
+func Dir(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { dir, initErr = setup() })
+	if initErr != "" {
+		t.Fatal(initErr)
+	}
+	return dir
+}
+
+// ModulesDir returns tools/node/node_modules, installed (see Dir).
+func ModulesDir(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(Dir(t), "node_modules")
+}
+
+func setup() (string, string) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", "nodetools: " + err.Error()
+	}
+	d := filepath.Join(root, filepath.FromSlash(RelDir))
+	if _, err := exec.LookPath("node"); err != nil {
+		return "", "nodetools: node is not on PATH; install Node.js >= 18 and npm (.ci/run does: apt-get install -y nodejs npm), then run make node-tools"
+	}
+	if installed(d) {
+		return d, ""
+	}
+	unlock, err := lock(filepath.Join(d, ".install.lock"))
+	if err != nil {
+		return "", "nodetools: " + err.Error()
+	}
+	defer unlock()
+	if installed(d) { // another test binary installed them while we waited
+		return d, ""
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", "nodetools: npm is not on PATH; install npm (apt-get install -y npm), then run make node-tools"
+	}
+	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+	cmd.Dir = d
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", "nodetools: npm ci in " + d + ": " + err.Error() + "\n" + string(out)
+	}
+	if !installed(d) {
+		return "", "nodetools: npm ci in " + d + " left no node_modules/.package-lock.json\n" + string(out)
+	}
+	return d, ""
+}
+
+// installed reports whether d/node_modules holds an install of d/package-lock.json:
+// npm writes node_modules/.package-lock.json after a complete install.
+func installed(d string) bool {
+	hidden, err := os.Stat(filepath.Join(d, "node_modules", ".package-lock.json"))
+	if err != nil {
+		return false
+	}
+	lockFile, err := os.Stat(filepath.Join(d, "package-lock.json"))
+	if err != nil {
+		return false
+	}
+	return !hidden.ModTime().Before(lockFile.ModTime())
+}
+
+// moduleRoot walks up from the working directory (a test's package directory) to the
+// directory holding go.mod and tools/node/package.json.
+func moduleRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(RelDir), "package.json")); err == nil {
+				return d, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", &os.PathError{Op: "find", Path: wd, Err: os.ErrNotExist}
+		}
+		d = parent
+	}
+}
+
+// Command returns a node command with args, run in tools/node with NODE_PATH set to
+// its node_modules, so that scripts anywhere can require the pinned packages.
+func Command(t testing.TB, args ...string) *exec.Cmd {
+	t.Helper()
+	d := Dir(t)
+	cmd := exec.Command("node", args...)
+	cmd.Dir = d
+	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(d, "node_modules"))
+	return cmd
+}
+
+// RunNode runs script with `node -e` (CommonJS; require() finds the pinned packages),
+// feeding it stdin, and returns its standard output. A non-zero exit fails the test
+// with the script's standard error.
+func RunNode(t testing.TB, script string, stdin []byte) []byte {
+	t.Helper()
+	cmd := Command(t, "-e", script)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node -e: %v\nstderr:\n%s\nstdout:\n%s", err, errOut.Bytes(), out.Bytes())
+	}
+	return out.Bytes()
+}
