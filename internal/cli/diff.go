@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/babelqueue/bqgen/internal/diff"
+)
+
+func diffCommand() *command {
+	return &command{
+		name:    "diff",
+		summary: "compare a registry with an older one and flag breaking URN changes",
+		usage:   "diff -r REGISTRY --against OLD [--mode backward|forward|full] [--format text|markdown|json|github]",
+		examples: []string{
+			"bqgen diff -r registry.yaml --against git:origin/main            # CI: exit 1 on a breaking change",
+			"bqgen diff -r registry/ --against git:v1.4.0:registry --format markdown > comment.md",
+			"bqgen diff -r registry.yaml --against old/registry.yaml --mode full --format json",
+		},
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			reg := fs.StringP("registry", "r", "", "the new registry: a file, or a directory of *.yaml/*.yml files (required)")
+			against := fs.String("against", "", "the old registry: a PATH, or git:REF[:PATH] read with git show (PATH defaults to -r's place in the repository) (required)")
+			mode := fs.String("mode", string(diff.Backward), "compatibility mode: backward (new consumers read old messages), forward (old consumers read new messages) or full")
+			format := fs.String("format", "text", "output format: text, markdown, json or github")
+			return func(e env, args []string) int {
+				if code, ok := needArgs(e, "diff", args, map[string]string{"-r/--registry": *reg}); !ok {
+					return code
+				}
+				if *against == "" {
+					fmt.Fprintf(e.stderr, "bqgen diff: --against is required\nrun 'bqgen help diff' for usage\n")
+					return ExitError
+				}
+				m, err := diff.ParseMode(*mode)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
+					return ExitError
+				}
+				switch *format {
+				case "text", "markdown", "json", "github":
+				default:
+					fmt.Fprintf(e.stderr, "bqgen diff: --format must be text, markdown, json or github, not %q\n", *format)
+					return ExitError
+				}
+				return runDiff(e, *reg, *against, m, *format)
+			}
+		},
+	}
+}
+
+func runDiff(e env, regPath, against string, mode diff.Mode, format string) int {
+	diagFormat := "text"
+	if format == "github" {
+		diagFormat = "github"
+	}
+	newReg, code := load(e, regPath, diagFormat)
+	if newReg == nil {
+		return code
+	}
+	oldReg, diags, err := diff.LoadAgainst(e.ctx, against, regPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
+		return ExitError
+	}
+	if diags.HasErrors() {
+		fmt.Fprintf(e.stderr, "bqgen diff: the old registry (--against %s) is rejected; fix it there or compare against another revision:\n", against)
+		printDiagnostics(e.stderr, diags, "text")
+		return ExitFindings
+	}
+	rep := diff.Compare(oldReg, newReg, mode)
+	if err := rep.Write(e.stdout, format, diff.Labels{Old: against, New: regPath}); err != nil {
+		fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
+		return ExitError
+	}
+	if rep.Breaking() {
+		return ExitFindings
+	}
+	return ExitOK
+}

@@ -1,0 +1,325 @@
+package diff
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/diff want files, golden outputs and docs/diff.md")
+
+const testdataDir = "../../testdata/diff"
+
+// loadCase loads old.yaml and new.yaml of a case directory (positions name them
+// old.yaml and new.yaml).
+func loadCase(t *testing.T, dir string) (old, new *model.Registry) {
+	t.Helper()
+	load := func(name string) *model.Registry {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{name: b})
+		if err != nil || diags.HasErrors() {
+			t.Fatalf("%s/%s: %v %v", dir, name, err, diags)
+		}
+		return reg
+	}
+	return load("old.yaml"), load("new.yaml")
+}
+
+// findingLines renders the findings of every mode as `RULE b/f/full URN PATH: old → new`,
+// sorted; it fails when the modes disagree on anything but severity and remedy.
+func findingLines(t *testing.T, old, new *model.Registry) []string {
+	t.Helper()
+	reps := map[Mode]*Report{}
+	for _, m := range Modes {
+		reps[m] = Compare(old, new, m)
+	}
+	b := reps[Backward].Findings
+	for _, m := range []Mode{Forward, Full} {
+		fs := reps[m].Findings
+		if len(fs) != len(b) {
+			t.Fatalf("%s: %d findings, backward %d", m, len(fs), len(b))
+		}
+	}
+	index := func(fs []Finding) map[string]Finding {
+		out := map[string]Finding{}
+		for _, f := range fs {
+			out[f.Rule.ID+"\x00"+f.URN+"\x00"+f.Path+"\x00"+f.Old+"\x00"+f.New] = f
+		}
+		return out
+	}
+	fwd, full := index(reps[Forward].Findings), index(reps[Full].Findings)
+	var lines []string
+	for k, f := range index(b) {
+		ff, ok1 := fwd[k]
+		fu, ok2 := full[k]
+		if !ok1 || !ok2 {
+			t.Fatalf("finding %q missing in forward or full", k)
+		}
+		if f.Severity != f.Rule.Backward || ff.Severity != f.Rule.Forward || fu.Severity != f.Rule.Severity(Full) {
+			t.Errorf("%s: severities %s/%s/%s disagree with the catalogue", f.Rule.ID, f.Severity, ff.Severity, fu.Severity)
+		}
+		for _, x := range []Finding{f, ff, fu} {
+			if x.Severity == Breaking && x.Remedy == "" {
+				t.Errorf("%s %s %s: breaking without a remedy", x.Rule.ID, x.URN, x.Path)
+			}
+			if !x.Pos.IsValid() {
+				t.Errorf("%s %s %s: no position", x.Rule.ID, x.URN, x.Path)
+			}
+		}
+		subj := f.URN
+		if f.Path != "" {
+			subj += " " + f.Path
+		}
+		lines = append(lines, fmt.Sprintf("%s %s/%s/%s %s: %s", f.Rule.ID, f.Severity, ff.Severity, fu.Severity, subj, f.Change()))
+	}
+	sort.Strings(lines)
+	return lines
+}
+
+func caseDirs(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir(testdataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(testdataDir, e.Name(), "new.yaml")); e.IsDir() && err == nil {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	return dirs
+}
+
+// TestCases runs every testdata/diff/<case>: old.yaml → new.yaml gives exactly the
+// findings of want.txt, one line per finding with its severity under
+// backward/forward/full.
+func TestCases(t *testing.T) {
+	seen := map[string]map[Mode]bool{}
+	dirs := caseDirs(t)
+	if len(dirs) < 30 {
+		t.Errorf("%d cases, want at least 30", len(dirs))
+	}
+	for _, name := range dirs {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(testdataDir, name)
+			old, new := loadCase(t, dir)
+			got := findingLines(t, old, new)
+			for _, l := range got {
+				id := strings.Fields(l)[0]
+				if seen[id] == nil {
+					seen[id] = map[Mode]bool{}
+				}
+				for _, m := range Modes {
+					seen[id][m] = true
+				}
+			}
+			wantPath := filepath.Join(dir, "want.txt")
+			if *update {
+				os.WriteFile(wantPath, []byte(strings.Join(append(got, ""), "\n")), 0o644)
+				return
+			}
+			b, err := os.ReadFile(wantPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				if l != "" {
+					want = append(want, l)
+				}
+			}
+			sort.Strings(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+	for _, r := range Rules {
+		if !seen[r.ID][Backward] {
+			t.Errorf("rule %s (%s) has no case in testdata/diff", r.ID, r.Title)
+		}
+	}
+}
+
+// TestModesDiffer: the same change is breaking in one mode and fine in another.
+func TestModesDiffer(t *testing.T) {
+	old, new := loadCase(t, filepath.Join(testdataDir, "maximum-lowered"))
+	if !Compare(old, new, Backward).Breaking() || Compare(old, new, Forward).Breaking() || !Compare(old, new, Full).Breaking() {
+		t.Error("lowering a maximum: want breaking under backward and full only")
+	}
+	old, new = loadCase(t, filepath.Join(testdataDir, "enum-widened"))
+	if Compare(old, new, Backward).Breaking() || !Compare(old, new, Forward).Breaking() || !Compare(old, new, Full).Breaking() {
+		t.Error("widening an enum: want breaking under forward and full only")
+	}
+}
+
+// TestDoneWhen checks the acceptance examples of the issue.
+func TestDoneWhen(t *testing.T) {
+	for _, c := range []struct{ dir, rule string }{
+		{"required-added", RuleRequiredAdded},
+		{"maximum-lowered", RuleTightened},
+		{"pattern-changed", RuleReplaced},
+		{"retyped-integer-number", RuleRetyped},
+	} {
+		old, new := loadCase(t, filepath.Join(testdataDir, c.dir))
+		rep := Compare(old, new, Backward)
+		if len(rep.Findings) != 1 || rep.Findings[0].Rule.ID != c.rule || rep.Findings[0].Severity != Breaking {
+			t.Errorf("%s: %+v", c.dir, rep.Findings)
+			continue
+		}
+		want := "mint urn:babel:orders:created.v2 with this shape and `supersedes: urn:babel:orders:created`, deprecate urn:babel:orders:created"
+		if !strings.HasPrefix(rep.Findings[0].Remedy, want) {
+			t.Errorf("%s: remedy %q", c.dir, rep.Findings[0].Remedy)
+		}
+	}
+	old, new := loadCase(t, filepath.Join(testdataDir, "required-added"))
+	f := Compare(old, new, Backward).Findings[0]
+	if f.Path != "$.customer_id" || f.Pos != (model.Pos{File: "new.yaml", Line: 8, Column: 9}) ||
+		!strings.HasSuffix(f.Remedy, `; or add "customer_id" as optional instead`) {
+		t.Errorf("customer_id: %+v", f)
+	}
+}
+
+// TestNoop: reordered keys, an inline object moved into types:, comments and
+// equivalent bounds give no finding.
+func TestNoop(t *testing.T) {
+	old, new := loadCase(t, filepath.Join(testdataDir, "noop"))
+	for _, m := range Modes {
+		if rep := Compare(old, new, m); len(rep.Findings) != 0 || len(rep.Changed) != 0 {
+			t.Errorf("%s: %+v", m, rep.Findings)
+		}
+	}
+	// The example registry against itself.
+	reg, _, err := registry.Load(context.Background(), "../../examples/registry.yaml")
+	if err != nil || reg == nil {
+		t.Fatal(err)
+	}
+	if rep := Compare(reg, reg, Full); len(rep.Findings) != 0 {
+		t.Errorf("example vs itself: %+v", rep.Findings)
+	}
+}
+
+// TestGolden renders the mixed case in every format.
+func TestGolden(t *testing.T) {
+	dir := filepath.Join(testdataDir, "mixed")
+	old, new := loadCase(t, dir)
+	for _, g := range []struct {
+		file, format string
+		mode         Mode
+	}{
+		{"out.txt", "text", Backward},
+		{"out.forward.txt", "text", Forward},
+		{"out.json", "json", Backward},
+		{"out.github", "github", Backward},
+		{"out.md", "markdown", Backward},
+	} {
+		var buf bytes.Buffer
+		if err := Compare(old, new, g.mode).Write(&buf, g.format, Labels{Old: "git:origin/main", New: "registry.yaml"}); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, g.file)
+		if *update {
+			os.WriteFile(path, buf.Bytes(), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != string(want) {
+			t.Errorf("%s differs; run go test ./internal/diff -update and review. got:\n%s", g.file, buf.String())
+		}
+	}
+	// An empty report in every format.
+	for _, format := range Formats {
+		var buf bytes.Buffer
+		if err := Compare(old, old, Backward).Write(&buf, format, Labels{}); err != nil {
+			t.Fatal(err)
+		}
+		switch format {
+		case "json":
+			if buf.String() != "[]\n" {
+				t.Errorf("json: %q", buf.String())
+			}
+		case "github":
+			if buf.Len() != 0 {
+				t.Errorf("github: %q", buf.String())
+			}
+		case "text":
+			if buf.String() != "backward: no changes\n" {
+				t.Errorf("text: %q", buf.String())
+			}
+		case "markdown":
+			if !strings.Contains(buf.String(), "no breaking changes") || !strings.Contains(buf.String(), "No URN changed.") {
+				t.Errorf("markdown: %s", buf.String())
+			}
+		}
+	}
+}
+
+// TestDocs keeps docs/diff.md in sync with the catalogue.
+func TestDocs(t *testing.T) {
+	const path = "../../docs/diff.md"
+	const begin, end = "<!-- rules:begin (generated from internal/diff/rules.go; go test ./internal/diff -update) -->\n", "<!-- rules:end -->"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the rules markers", path)
+	}
+	want := s[:i+len(begin)] + RulesMarkdown() + s[j:]
+	if *update {
+		os.WriteFile(path, []byte(want), 0o644)
+		return
+	}
+	if s != want {
+		t.Errorf("%s is out of date with the rule catalogue; run go test ./internal/diff -update", path)
+	}
+}
+
+func TestCatalogue(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range Rules {
+		if ids[r.ID] || r.Title == "" || r.Doc == "" || r.Backward == "" || r.Forward == "" {
+			t.Errorf("rule %+v", r)
+		}
+		ids[r.ID] = true
+	}
+	for _, m := range []string{"backward", "forward", "full"} {
+		if _, err := ParseMode(m); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseMode("both"); err == nil {
+		t.Error("ParseMode(both) succeeded")
+	}
+}
+
+func TestNextURN(t *testing.T) {
+	reg := &model.Registry{Messages: []*model.Message{{URN: "urn:babel:a:b.v2"}}}
+	for in, want := range map[string]string{
+		"urn:babel:orders:created":    "urn:babel:orders:created.v2",
+		"urn:babel:orders:created.v2": "urn:babel:orders:created.v3",
+		"urn:babel:a:b":               "urn:babel:a:b.v3",
+	} {
+		if got := NextURN(in, reg); got != want {
+			t.Errorf("NextURN(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
