@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
@@ -29,12 +32,15 @@ type loader struct {
 	fileLint map[string]*model.Lint
 	curLint  *model.Lint // lint block of the message being built
 	pkgPos   model.Pos
+	lints    []*lintBlock // in file order
+	lintOf   map[*model.Lint]*lintBlock
 }
 
 type refUse struct {
 	s    *model.Schema
 	what string
 	lint *model.Lint
+	pos  model.Pos // of the type name
 }
 
 func (l *loader) report(pos model.Pos, rule, msg, hint string, related ...model.Pos) {
@@ -56,6 +62,11 @@ func (l *loader) hasErrors() bool {
 }
 
 // load parses, validates and resolves srcs into one registry.
+//
+// A file that cannot be parsed or does not match the registry format stops the run
+// after every file has been read (the model would be unreliable). Problems that leave
+// the tree sound — a duplicate key (the first one wins), a non-finite number (left
+// out) — are reported and the rules still run, so one run reports all of them.
 func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, error) {
 	var ds Diagnostics
 	type parsed struct {
@@ -63,28 +74,61 @@ func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, err
 		root *tnode
 	}
 	var files []parsed
-	for _, s := range srcs {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
+	fatal := false
+	// Files are parsed and checked against the format schema in parallel.
+	type result struct {
+		root   *tnode
+		pd, fd Diagnostics
+		err    error
+	}
+	results := make([]result, len(srcs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(srcs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(srcs) || ctx.Err() != nil {
+					return
+				}
+				if srcs[i].skip {
+					continue
+				}
+				r := &results[i]
+				r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
+				if r.root != nil {
+					r.fd, r.err = validateFormat(r.root)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	for i, s := range srcs {
 		if s.skip {
 			continue
 		}
-		root, pd := parseFile(s.name, s.data)
-		ds = append(ds, pd...)
-		if root == nil {
+		r := results[i]
+		ds = append(ds, r.pd...)
+		if r.root == nil {
+			fatal = true
 			continue
 		}
-		fd, err := validateFormat(root)
-		if err != nil {
-			return nil, nil, err
+		if r.err != nil {
+			return nil, nil, r.err
 		}
-		ds = append(ds, fd...)
-		if !pd.HasErrors() && !fd.HasErrors() {
-			files = append(files, parsed{s.name, root})
+		ds = append(ds, r.fd...)
+		if r.fd.HasErrors() {
+			fatal = true
+			continue
 		}
+		files = append(files, parsed{s.name, r.root})
 	}
-	if ds.HasErrors() {
+	if fatal {
 		ds.Sort()
 		return nil, ds, nil
 	}
@@ -93,6 +137,10 @@ func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, err
 		msgs:     map[string]*model.Message{},
 		types:    map[string]*model.NamedType{},
 		fileLint: map[string]*model.Lint{},
+		lintOf:   map[*model.Lint]*lintBlock{},
+	}
+	for _, d := range ds {
+		l.diags = append(l.diags, pending{d: d})
 	}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
@@ -104,31 +152,14 @@ func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, err
 	}
 	sort.Slice(l.reg.Types, func(i, j int) bool { return l.reg.Types[i].Name < l.reg.Types[j].Name })
 	sort.Slice(l.reg.Messages, func(i, j int) bool { return l.reg.Messages[i].URN < l.reg.Messages[j].URN })
+	// Go-name planning reads only what link, cycles and checkRules do not write
+	// (names, kinds, properties, enums), so it runs beside them.
+	colls := make(chan []gonames.Collision, 1)
+	go func() { colls <- l.planGoNames() }()
 	l.link()
 	l.cycles()
 	checkRules(l)
-	if !l.hasErrors() {
-		_, colls := gonames.Plan(l.reg, l.reg.GoPackage)
-		for _, c := range colls {
-			l.curLint = nil
-			msg := fmt.Sprintf("Go name %q of %s collides with ", c.Name, c.What)
-			switch {
-			case c.OtherWhat != "" && c.Other.IsValid():
-				msg += fmt.Sprintf("%s at %s", c.OtherWhat, c.Other)
-			case c.OtherWhat != "":
-				msg += c.OtherWhat
-			case c.Name == "":
-				msg = fmt.Sprintf("no Go name can be derived for %s", c.What)
-			default:
-				msg = fmt.Sprintf("Go name %q of %s is not usable", c.Name, c.What)
-			}
-			var rel []model.Pos
-			if c.Other.IsValid() {
-				rel = []model.Pos{c.Other}
-			}
-			l.report(c.Pos, RuleGoName, msg, c.Hint, rel...)
-		}
-	}
+	l.reportGoNames(<-colls)
 	ds = l.finish()
 	if ds.HasErrors() {
 		return nil, ds, nil
@@ -136,14 +167,56 @@ func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, err
 	return l.reg, ds, nil
 }
 
-// silenceable reports whether a `lint: {ignore: …}` block may silence rule. Rules whose
-// violation would make generation impossible or wrong cannot be silenced.
-func silenceable(rule string) bool {
-	switch rule {
-	case RuleSyntax, RuleFormat, RuleDefault, RuleLimit, RuleDuplicate, RuleIntRange, RuleNonFinite, RuleGoName, RuleNamedType:
-		return false
+// planGoNames finds Go identifier collisions (BQ030). Messages whose URN is not
+// valid (BQ010–BQ012) are left out: their Go names mean nothing.
+func (l *loader) planGoNames() []gonames.Collision {
+	reg := *l.reg
+	reg.Messages = nil
+	for _, m := range l.reg.Messages {
+		if !badURN(m.URN) {
+			reg.Messages = append(reg.Messages, m)
+		}
 	}
-	return true
+	_, colls := gonames.Plan(&reg, l.reg.GoPackage)
+	return colls
+}
+
+// reportGoNames reports the collisions planGoNames found.
+func (l *loader) reportGoNames(colls []gonames.Collision) {
+	l.curLint = nil
+	for _, c := range colls {
+		msg := fmt.Sprintf("Go name %q of %s collides with ", c.Name, c.What)
+		switch {
+		case c.OtherWhat != "" && c.Other.IsValid():
+			msg += fmt.Sprintf("%s at %s", c.OtherWhat, c.Other)
+		case c.OtherWhat != "":
+			msg += c.OtherWhat
+		case c.Name == "":
+			msg = fmt.Sprintf("no Go name can be derived for %s", c.What)
+		default:
+			msg = fmt.Sprintf("Go name %q of %s is not usable", c.Name, c.What)
+		}
+		var rel []model.Pos
+		if c.Other.IsValid() {
+			rel = []model.Pos{c.Other}
+		}
+		l.report(c.Pos, RuleGoName, msg, c.Hint, rel...)
+	}
+}
+
+// lintBlock is one `lint:` block with what finish needs to report unused ignores.
+type lintBlock struct {
+	lt    *model.Lint
+	pos   []model.Pos // of each id in lt.Ignore
+	scope string      // "message \"urn…\"" or "this file"
+	used  map[string]bool
+}
+
+// silenceable reports whether a `lint: {ignore: …}` block may silence rule (see
+// Rule.Silenceable).
+func silenceable(rule string) bool {
+	r, ok := ruleByID(rule)
+	return ok && r.Silenceable
 }
 
 func lintHas(lt *model.Lint, rule string) bool {
@@ -158,13 +231,25 @@ func lintHas(lt *model.Lint, rule string) bool {
 	return false
 }
 
-// finish applies lint blocks, removes duplicates (aliases share nodes) and sorts.
+// finish applies lint blocks, reports ignores that silence nothing (BQ005), removes
+// duplicates (aliases share nodes) and sorts.
 func (l *loader) finish() Diagnostics {
 	var ds Diagnostics
 	seen := map[string]bool{}
 	for _, p := range l.diags {
-		if silenceable(p.d.Rule) && (lintHas(p.lint, p.d.Rule) || lintHas(l.fileLint[p.d.Pos.File], p.d.Rule)) {
-			continue
+		if silenceable(p.d.Rule) {
+			hit := false
+			for _, lt := range []*model.Lint{p.lint, l.fileLint[p.d.Pos.File]} {
+				if lintHas(lt, p.d.Rule) {
+					hit = true
+					if b := l.lintOf[lt]; b != nil {
+						b.used[p.d.Rule] = true
+					}
+				}
+			}
+			if hit {
+				continue
+			}
 		}
 		k := p.d.String()
 		if seen[k] {
@@ -172,6 +257,26 @@ func (l *loader) finish() Diagnostics {
 		}
 		seen[k] = true
 		ds = append(ds, p.d)
+	}
+	for _, b := range l.lints {
+		for i, id := range b.lt.Ignore {
+			r, ok := ruleByID(id)
+			var msg, hint string
+			switch {
+			case !ok:
+				msg = fmt.Sprintf("lint of %s ignores %s, which is not a rule", b.scope, id)
+				hint = "remove " + id + " from `ignore`; the rule ids are listed in docs/rules.md"
+			case !r.Silenceable:
+				msg = fmt.Sprintf("lint of %s ignores %s, which cannot be silenced (%s)", b.scope, id, r.Title)
+				hint = "remove " + id + " from `ignore` and fix the finding"
+			case !b.used[id]:
+				msg = fmt.Sprintf("lint of %s ignores %s, but %s finds nothing there to silence", b.scope, id, id)
+				hint = "remove " + id + " from `ignore` (and the lint block when nothing is left)"
+			default:
+				continue
+			}
+			ds = append(ds, Diagnostic{Pos: b.pos[i], Severity: SeverityWarning, Rule: RuleLintUnused, Message: msg, Hint: hint})
+		}
 	}
 	ds.Sort()
 	return ds
@@ -198,7 +303,7 @@ func (l *loader) file(name string, root *tnode) {
 		}
 	}
 	if e := root.get("lint"); e != nil {
-		lt := buildLint(e)
+		lt := l.buildLint(e, "this file")
 		l.fileLint[name] = lt
 		l.reg.Lints = append(l.reg.Lints, lt)
 	}
@@ -232,12 +337,16 @@ func (l *loader) file(name string, root *tnode) {
 	l.curLint = nil
 }
 
-func buildLint(e *tentry) *model.Lint {
+func (l *loader) buildLint(e *tentry, scope string) *model.Lint {
 	lt := &model.Lint{Pos: e.keyPos}
+	b := &lintBlock{lt: lt, scope: scope, used: map[string]bool{}}
 	for _, it := range e.val.val("ignore").items {
 		lt.Ignore = append(lt.Ignore, it.str)
+		b.pos = append(b.pos, it.pos)
 	}
 	lt.Reason = e.val.val("reason").str
+	l.lints = append(l.lints, b)
+	l.lintOf[lt] = b
 	return lt
 }
 
@@ -245,7 +354,7 @@ func (l *loader) message(e tentry) *model.Message {
 	n := e.val
 	m := &model.Message{URN: e.key, Kind: model.Event, Pos: e.keyPos}
 	if le := n.get("lint"); le != nil {
-		m.Lint = buildLint(le)
+		m.Lint = l.buildLint(le, fmt.Sprintf("message %q", e.key))
 	}
 	l.curLint = m.Lint
 	if v := n.val("kind"); v != nil {
@@ -347,7 +456,11 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		s.Kind = k
 	} else {
 		s.Kind, s.Ref = model.Ref, typ
-		l.refs = append(l.refs, refUse{s: s, what: what, lint: l.curLint})
+		pos := n.pos
+		if v := n.val("type"); v != nil {
+			pos = v.pos
+		}
+		l.refs = append(l.refs, refUse{s: s, what: what, lint: l.curLint, pos: pos})
 	}
 	// Keywords that do not apply to the type.
 	for _, e := range n.entries {
@@ -693,7 +806,9 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 				out = append(out, it.b)
 				continue
 			}
-			bad = "true or false"
+			l.report(it.pos, RuleBoolean, fmt.Sprintf("enum value %s of boolean %s is not true or false", jsonText(it.toJSON()), what),
+				"a boolean is JSON true or false, never 0/1 or \"yes\"/\"no\"; write `enum: [true]` or drop the enum")
+			continue
 		}
 		l.report(it.pos, RuleFormat, fmt.Sprintf("enum value %s of %s is not %s", jsonText(it.toJSON()), what, bad),
 			fmt.Sprintf("every enum value of a %s field must be %s", s.Kind, bad))
@@ -725,7 +840,7 @@ func (l *loader) link() {
 		} else if len(names) > 0 {
 			hint += "; known types: " + strings.Join(names[:min(len(names), 5)], ", ")
 		}
-		l.report(u.s.Pos, RuleNamedType, msg, hint)
+		l.report(u.pos, RuleNamedType, msg, hint)
 	}
 	l.curLint = nil
 }

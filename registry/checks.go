@@ -7,7 +7,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/babelqueue/bqgen/internal/model"
@@ -15,19 +18,19 @@ import (
 
 // checkText reports bidirectional-override and control characters in every key and
 // string of a file (BQ036): they can hide code in generated comments and literals.
+// Every key and string of a registry can reach generated code, schemas or docs.
 func checkText(l *loader, root *tnode) {
-	seen := map[*tnode]bool{}
 	l.curLint = nil
 	var walk func(n *tnode)
 	walk = func(n *tnode) {
-		if seen[n] {
-			return
+		if n.textChecked {
+			return // an aliased subtree, already checked
 		}
-		seen[n] = true
+		n.textChecked = true
 		switch n.kind {
 		case tStr:
 			if r, ok := badRune(n.str); ok {
-				l.report(n.pos, RuleText, fmt.Sprintf("text contains the invisible character %U", r), "remove the character")
+				l.report(n.pos, RuleText, fmt.Sprintf("text contains the invisible character %s", runeName(r)), textHint(r))
 			}
 		case tSeq:
 			for _, it := range n.items {
@@ -36,7 +39,7 @@ func checkText(l *loader, root *tnode) {
 		case tMap:
 			for _, e := range n.entries {
 				if r, ok := badRune(e.key); ok {
-					l.report(e.keyPos, RuleText, fmt.Sprintf("key contains the invisible character %U", r), "remove the character")
+					l.report(e.keyPos, RuleText, fmt.Sprintf("key contains the invisible character %s", runeName(r)), textHint(r))
 				}
 				walk(e.val)
 			}
@@ -45,65 +48,132 @@ func checkText(l *loader, root *tnode) {
 	walk(root)
 }
 
+// badRune returns the first rune of s that BQ036 forbids: the bidirectional embeddings,
+// overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the C0 and C1 control
+// characters other than tab and newline (U+0000–U+001F, U+007F–U+009F).
 func badRune(s string) (rune, bool) {
-	for _, r := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
+		}
+		if c < 0x80 {
+			if c == '\t' || c == '\n' {
+				continue
+			}
+			return rune(c), true
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size - 1
 		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		case r >= 0x80 && r <= 0x9f:
 			return r, true
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-			return r, true
-		case r == utf8.RuneError:
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 			return r, true
 		}
 	}
 	return 0, false
 }
 
+var runeNames = map[rune]string{
+	0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING", 0x202c: "POP DIRECTIONAL FORMATTING",
+	0x202d: "LEFT-TO-RIGHT OVERRIDE", 0x202e: "RIGHT-TO-LEFT OVERRIDE", 0x2066: "LEFT-TO-RIGHT ISOLATE",
+	0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE",
+	0x0d: "CARRIAGE RETURN", 0x1b: "ESCAPE", 0x00: "NULL", 0x08: "BACKSPACE", 0x7f: "DELETE",
+}
+
+func textHint(r rune) string {
+	if r >= 0x202a {
+		return "remove the character: bidirectional controls make text display differently from what compilers and schemas read (Trojan Source)"
+	}
+	return "remove the control character; only tab and newline may appear in text"
+}
+
+func runeName(r rune) string {
+	if n, ok := runeNames[r]; ok {
+		return fmt.Sprintf("%U (%s)", r, n)
+	}
+	return fmt.Sprintf("%U (a control character)", r)
+}
+
 var (
 	urnRe        = regexp.MustCompile(`^urn:babel:[a-z0-9-]+:[a-z0-9_-]+(\.[a-z0-9_-]+)*$`)
 	uuidPartRe   = regexp.MustCompile(`^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$`)
+	hexIDRe      = regexp.MustCompile(`^[0-9a-fA-F]{12,}$`)
 	digitsRe     = regexp.MustCompile(`^[0-9]+$`)
 	versionRe    = regexp.MustCompile(`\.v([0-9]+)$`)
 	badVersionRe = regexp.MustCompile(`[_-][vV][0-9]+$`)
 	snakeRe      = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-	moneyWordRe  = regexp.MustCompile(`(^|_)(amount|price|total|subtotal|cost|fee|fees|balance|money|salary|tax|vat|refund|payment|charge|discount|cents)(_|$)`)
-	timeNameRe   = regexp.MustCompile(`(_at|_ts|_time|_timestamp|^timestamp|^time|^ts)$`)
-	classNameRe  = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*([.\\][A-Z][A-Za-z0-9_]*)+$`)
+	lookaroundRe = regexp.MustCompile(`(^|[^\\])\(\?(<=|<!|=|!)`)
+	classNameRe  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*[.\\])*[A-Z][A-Za-z0-9_]*$`)
 )
+
+// payloadSegment returns the first dot-separated part of the URN's name that looks
+// like a payload (BQ011): all digits, a UUID (with or without dashes), or a hex id of
+// 12 or more characters with at least one digit (Mongo ObjectIds, hashes).
+func payloadSegment(urn string) (seg, kind string) {
+	parts := strings.SplitN(strings.TrimPrefix(urn, "urn:babel:"), ":", 2)
+	if len(parts) < 2 {
+		return "", ""
+	}
+	for _, p := range strings.Split(parts[1], ".") {
+		for _, sp := range strings.Split(p, ":") {
+			switch {
+			case digitsRe.MatchString(sp):
+				return sp, "a number"
+			case uuidPartRe.MatchString(sp):
+				return sp, "a UUID"
+			case hexIDRe.MatchString(sp) && strings.ContainsAny(sp, "0123456789"):
+				return sp, "a hex id"
+			}
+		}
+	}
+	return "", ""
+}
+
+// isClassName reports whether urn looks like a language class name (BQ012):
+// App\Jobs\ProcessOrder, com.example.OrderCreated, Orders::Created, OrderCreated.
+func isClassName(urn string) bool {
+	if strings.HasPrefix(urn, "urn:") {
+		return false
+	}
+	return strings.Contains(urn, `\`) || strings.Contains(urn, "::") || classNameRe.MatchString(urn)
+}
 
 // checkRules runs the registry rules of BRIEF §4 that need the resolved model.
 func checkRules(l *loader) {
 	for _, m := range l.reg.Messages {
 		l.curLint = m.Lint
 		l.checkURN(m)
-		l.walkRules(m.Data, "", m.Pos)
+		l.walkRules(m.Data, "", fmt.Sprintf("the data of message %q", m.URN), m.Pos)
 	}
 	l.curLint = nil
 	for _, t := range l.reg.Types {
-		l.walkRules(t.Schema, "", t.Pos)
+		l.walkRules(t.Schema, "", fmt.Sprintf("type %q", t.Name), t.Pos)
 	}
+}
+
+// badURN reports whether checkURN reports urn under BQ010, BQ011 or BQ012.
+func badURN(urn string) bool {
+	if isClassName(urn) || !urnRe.MatchString(urn) {
+		return true
+	}
+	seg, _ := payloadSegment(urn)
+	return seg != ""
 }
 
 func (l *loader) checkURN(m *model.Message) {
 	urn := m.URN
-	if strings.Contains(urn, `\`) || classNameRe.MatchString(urn) {
+	if isClassName(urn) {
 		l.report(m.Pos, RuleURNClass, fmt.Sprintf("%q is a class name, not a URN", urn),
-			"name the message urn:babel:<context>:<event>, e.g. urn:babel:orders:created")
+			"name the message urn:babel:<context>:<event>, e.g. urn:babel:orders:created; class names must never reach the wire")
 		return
 	}
 	if strings.HasPrefix(urn, "urn:babel:") {
-		parts := strings.Split(strings.TrimPrefix(urn, "urn:babel:"), ":")
-		if len(parts) >= 2 {
-			for _, p := range parts[1:] {
-				for _, sp := range strings.Split(p, ".") {
-					if digitsRe.MatchString(sp) || uuidPartRe.MatchString(sp) {
-						l.report(m.Pos, RuleURNPayload, fmt.Sprintf("URN %q carries a payload (%q); ids belong in data", urn, sp),
-							"drop the id from the URN and add it as a property of `data`")
-						return
-					}
-				}
-			}
+		if seg, kind := payloadSegment(urn); seg != "" {
+			l.report(m.Pos, RuleURNPayload, fmt.Sprintf("URN %q carries a payload (%q is %s); ids belong in data", urn, seg, kind),
+				"drop the id from the URN and add it as a property of `data`")
+			return
 		}
 	}
 	if !urnRe.MatchString(urn) {
@@ -152,105 +222,262 @@ func keyPos(s *model.Schema, key string, def model.Pos) model.Pos {
 	return def
 }
 
-// walkRules checks one schema tree; name is the property name ("" for items, values
-// and roots) and pos the position diagnostics about the schema point at.
-func (l *loader) walkRules(s *model.Schema, name string, pos model.Pos) {
+// nameTokens splits a JSON key into lower-case words at `_`, `-`, `.`, spaces, case
+// changes (totalPrice, HTTPStatus) and letter/digit boundaries.
+func nameTokens(name string) []string {
+	var toks []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			toks = append(toks, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush()
+			continue
+		case i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])):
+			flush()
+		case i > 0 && unicode.IsUpper(r) && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			flush()
+		case i > 0 && unicode.IsDigit(r) != unicode.IsDigit(rs[i-1]) && rs[i-1] != '_' && rs[i-1] != '-':
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return toks
+}
+
+// MoneyWords are the name tokens that make a `number` field money (BQ020), and
+// NotMoneyWords the tokens that make it a ratio or quantity instead (tax_rate,
+// discount_percent, total_weight). Both are documented in docs/rules.md.
+var (
+	MoneyWords = []string{"amount", "amounts", "balance", "balances", "budget", "cents", "charge", "charges",
+		"cost", "costs", "deposit", "deposits", "discount", "discounts", "fee", "fees", "money", "payment",
+		"payments", "payout", "payouts", "price", "prices", "refund", "refunds", "revenue", "revenues",
+		"salaries", "salary", "subtotal", "subtotals", "tax", "taxes", "total", "totals", "vat", "wage", "wages"}
+	NotMoneyWords = []string{"bps", "count", "factor", "multiplier", "pct", "percent", "percentage", "quantity",
+		"qty", "rate", "ratio", "score", "weight"}
+	moneyWords    = setOf(MoneyWords)
+	notMoneyWords = setOf(NotMoneyWords)
+)
+
+func setOf(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// moneyWord returns the money word among a field name's tokens, or "".
+func moneyWord(toks []string) string {
+	word := ""
+	for _, t := range toks {
+		if notMoneyWords[t] {
+			return ""
+		}
+		if word == "" && moneyWords[t] {
+			word = t
+		}
+	}
+	return word
+}
+
+// isTimeName reports whether a field name says it holds a point in time (BQ025):
+// its last token is at, time, ts or timestamp (created_at, createdAt, start_time,
+// event_ts, timestamp).
+func isTimeName(toks []string) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	switch toks[len(toks)-1] {
+	case "at", "time", "ts", "timestamp":
+		return true
+	}
+	return false
+}
+
+// isFlagName reports whether a field name reads as a yes/no question (BQ026).
+func isFlagName(toks []string) bool {
+	return len(toks) > 1 && (toks[0] == "is" || toks[0] == "has" || toks[0] == "can")
+}
+
+// walkRules checks one schema tree. name is the JSON key the schema belongs to (the
+// parent's key for items and values; "" for roots), what names the schema in
+// messages and pos is where diagnostics about the schema point.
+func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 	if s == nil {
 		return
 	}
-	what := "the schema"
+	var toks []string
 	if name != "" {
-		what = fmt.Sprintf("field %q", name)
+		toks = nameTokens(name)
 	}
-	lname := strings.ToLower(name)
 	switch s.Kind {
 	case model.Number:
-		if name != "" && moneyWordRe.MatchString(lname) {
-			l.report(pos, RuleMoneyFloat, fmt.Sprintf("%s is a number (a float) but names money", what),
-				"use `type: money` (integer minor units plus currency)")
+		if w := moneyWord(toks); w != "" {
+			l.report(pos, RuleMoneyFloat, fmt.Sprintf("%s is a number (a float) but names money (%q)", what, w),
+				fmt.Sprintf(`write %s: {type: money}, carried as {"amount": 1299, "currency": "EUR"} with the amount in integer minor units (cents)`, yamlKey(name)))
 		}
 	case model.Integer:
-		if l.reg.HasConsumer("node") && s.Encoding != "string" && !jsSafe(s) {
-			l.report(pos, RuleJSSafe, fmt.Sprintf("%s may exceed ±9007199254740991 and a node consumer is declared", what),
-				"bound it (minimum/maximum within ±9007199254740991) or carry it as a string with `encoding: string`")
+		if l.reg.HasConsumer("node") && s.Encoding != "string" {
+			if why := jsUnsafe(s); why != "" {
+				l.report(pos, RuleJSSafe, fmt.Sprintf("%s %s, and a node consumer is declared: JavaScript loses integers beyond ±9007199254740991", what, why),
+					"bound it with minimum/maximum within ±9007199254740991, or carry it as a JSON string with `encoding: string`")
+			}
 		}
-		if isZeroOne(s) {
-			l.report(pos, RuleBoolean, fmt.Sprintf("%s is an integer limited to 0 and 1: a boolean in disguise", what),
-				"use `type: boolean`")
+		if isZeroOne(s) && isFlagName(toks) {
+			l.report(pos, RuleIntFlag, fmt.Sprintf("%s is an integer limited to 0 and 1 and named like a flag: a boolean in disguise", what),
+				fmt.Sprintf("write %s: {type: boolean} (JSON true/false; a change of type mints <urn>.v2)", yamlKey(name)))
 		}
 	case model.String:
 		if isYesNo(s.Enum) {
-			l.report(pos, RuleBoolean, fmt.Sprintf("%s is a string enum of boolean words", what), "use `type: boolean`")
+			l.report(keyPos(s, "enum", pos), RuleBoolean, fmt.Sprintf("%s is a string enum of boolean words", what),
+				"use `type: boolean` (JSON true/false, never \"yes\"/\"no\")")
 		}
 	case model.Object:
 		if !s.AdditionalProperties {
 			l.report(keyPos(s, "additionalProperties", pos), RuleClosedObject,
-				fmt.Sprintf("%s is closed (additionalProperties: false): adding a property later breaks consumers", objWhat(what)),
-				"leave additionalProperties unset")
+				fmt.Sprintf("%s is closed (additionalProperties: false): adding a property later breaks its consumers", what),
+				"remove `additionalProperties: false`; consumers tolerate unknown keys, so producers can add optional fields")
 		}
 		for _, p := range s.Properties {
 			if !snakeRe.MatchString(p.Name) {
-				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), "rename it, e.g. "+strconv.Quote(snake(p.Name)))
+				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name),
+					"rename it to "+strconv.Quote(snake(p.Name))+" (in a published URN a rename mints <urn>.v2)")
 			}
-			l.walkRules(p.Schema, p.Name, p.Pos)
+			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
 		}
 	}
-	if (s.Kind == model.Integer || s.Kind == model.Number) && name != "" && timeNameRe.MatchString(lname) {
-		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a plain %s", what, s.Kind),
-			"use `type: timestamp` (integer Unix milliseconds, UTC)")
+	if (s.Kind == model.Integer || s.Kind == model.Number) && isTimeName(toks) {
+		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a plain %s; time is Unix milliseconds typed timestamp", what, s.Kind),
+			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC; seconds are multiplied by 1000)", yamlKey(name)))
 	}
 	for i, ex := range s.Examples {
+		if s.Kind == model.Boolean && ex != nil {
+			if _, ok := ex.(bool); !ok {
+				l.report(keyPos(s, "examples", pos), RuleBoolean, fmt.Sprintf("example %d of %s is %s, not true or false", i+1, what, jsonText(ex)),
+					"write the example as true or false")
+				continue
+			}
+		}
 		if err := checkExample(s, ex, "$", 0); err != "" {
 			l.report(keyPos(s, "examples", pos), RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, err),
 				"fix the example or the schema")
+			continue
+		}
+		if p, v := secondsTimestamp(s, ex, "$", 0); p != "" {
+			at := ""
+			if p != "$" {
+				at = " at " + p
+			}
+			l.report(keyPos(s, "examples", pos), RuleTime, fmt.Sprintf("example %d of %s has %d%s, which looks like seconds: a timestamp is Unix milliseconds", i+1, what, v, at),
+				fmt.Sprintf("write %d (milliseconds)", v*1000))
 		}
 	}
 	if s.Items != nil {
-		l.walkRules(s.Items, "", s.Items.Pos)
+		l.walkRules(s.Items, name, "the items of "+what, s.Items.Pos)
 	}
 	if s.Values != nil {
-		l.walkRules(s.Values, "", s.Values.Pos)
+		l.walkRules(s.Values, name, "the values of "+what, s.Values.Pos)
 	}
 }
 
-func objWhat(what string) string {
-	if what == "the schema" {
-		return "the object"
+// yamlKey is name as a YAML key for hints.
+func yamlKey(name string) string {
+	if name == "" {
+		return "type"
 	}
-	return what
+	if snakeRe.MatchString(name) {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+// secondsTimestamp finds a timestamp in the example v (valid against s) that looks
+// like Unix seconds rather than milliseconds: its magnitude is below 10^11 (before
+// 1973-03-03 in milliseconds, after 5138 in seconds). It returns the JSON path and
+// value, or "".
+func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, int64) {
+	if s == nil || v == nil || depth > 200 {
+		return "", 0
+	}
+	switch s.Kind {
+	case model.Ref:
+		if s.Named != nil {
+			return secondsTimestamp(s.Named.Schema, v, path, depth+1)
+		}
+	case model.Timestamp:
+		var i int64
+		switch x := v.(type) {
+		case int64:
+			i = x
+		case float64:
+			i = int64(x)
+		}
+		if i > -1e11 && i < 1e11 {
+			return path, i
+		}
+	case model.Object:
+		if obj, ok := v.(map[string]any); ok {
+			for _, p := range s.Properties {
+				if pv, ok := obj[p.Name]; ok {
+					if q, i := secondsTimestamp(p.Schema, pv, path+"."+p.Name, depth+1); q != "" {
+						return q, i
+					}
+				}
+			}
+		}
+	case model.Array:
+		if arr, ok := v.([]any); ok {
+			for i, it := range arr {
+				if q, n := secondsTimestamp(s.Items, it, fmt.Sprintf("%s[%d]", path, i), depth+1); q != "" {
+					return q, n
+				}
+			}
+		}
+	case model.Map:
+		if obj, ok := v.(map[string]any); ok {
+			keys := make([]string, 0, len(obj))
+			for k := range obj {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if q, n := secondsTimestamp(s.Values, obj[k], path+"."+k, depth+1); q != "" {
+					return q, n
+				}
+			}
+		}
+	}
+	return "", 0
 }
 
 func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteRune(r + 'a' - 'A')
-		case r == '-' || r == ' ' || r == '.':
-			b.WriteByte('_')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.Join(nameTokens(s), "_")
 }
 
 const maxSafe = 1<<53 - 1
 
-func jsSafe(s *model.Schema) bool {
+// jsUnsafe says why the integer s may leave ±(2^53 − 1) (BQ022), or returns "". A
+// missing bound counts as outside; an enum is safe when every value is; format int32
+// is safe.
+func jsUnsafe(s *model.Schema) string {
 	if s.IntFormat == "int32" {
-		return true
+		return ""
 	}
 	if s.Enum != nil {
 		for _, v := range s.Enum {
 			if i, ok := v.(int64); !ok || i > maxSafe || i < -maxSafe {
-				return false
+				return fmt.Sprintf("has the enum value %v", v)
 			}
 		}
-		return true
+		return ""
 	}
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	if s.Minimum != nil {
@@ -265,7 +492,21 @@ func jsSafe(s *model.Schema) bool {
 	if s.ExclusiveMaximum != nil && s.ExclusiveMaximum.I != math.MinInt64 {
 		hi = min(hi, s.ExclusiveMaximum.I-1)
 	}
-	return lo >= -maxSafe && hi <= maxSafe
+	noLo := s.Minimum == nil && s.ExclusiveMinimum == nil
+	noHi := s.Maximum == nil && s.ExclusiveMaximum == nil
+	switch {
+	case noLo && noHi:
+		return "has no minimum or maximum"
+	case lo < -maxSafe && noLo:
+		return "has no minimum"
+	case hi > maxSafe && noHi:
+		return "has no maximum"
+	case lo < -maxSafe:
+		return fmt.Sprintf("has the lower bound %d, below -9007199254740991", lo)
+	case hi > maxSafe:
+		return fmt.Sprintf("has the upper bound %d, above 9007199254740991", hi)
+	}
+	return ""
 }
 
 func isZeroOne(s *model.Schema) bool {
@@ -298,11 +539,44 @@ func isYesNo(enum []any) bool {
 	return false
 }
 
+// patterns caches compiled patterns: a registry repeats the same few patterns, and
+// examples are matched against them too.
+var (
+	patterns    sync.Map // pattern → patternResult
+	patternsN   atomic.Int64
+	maxPatCache = int64(10000)
+)
+
+type patternResult struct {
+	re  *regexp.Regexp
+	err error
+}
+
+// compilePattern is regexp.Compile with a bounded cache.
+func compilePattern(p string) (*regexp.Regexp, error) {
+	if r, ok := patterns.Load(p); ok {
+		pr := r.(patternResult)
+		return pr.re, pr.err
+	}
+	re, err := regexp.Compile(p)
+	if patternsN.Load() < maxPatCache {
+		if _, loaded := patterns.LoadOrStore(p, patternResult{re, err}); !loaded {
+			patternsN.Add(1)
+		}
+	}
+	return re, err
+}
+
 // checkPattern reports patterns that are not valid in both RE2 (Go) and ECMA-262
 // (JavaScript, JSON Schema validators) (BQ035).
 func checkPattern(l *loader, e *tentry, what string) {
 	p := e.val.str
-	if _, err := regexp.Compile(p); err != nil {
+	if m := lookaroundRe.FindStringSubmatch(p); m != nil {
+		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s uses a lookaround (?%s…), which RE2 (Go) does not support", what, m[2]),
+			"rewrite the pattern without lookaround (the common subset of RE2 and ECMA-262), or check the condition in code")
+		return
+	}
+	if _, err := compilePattern(p); err != nil {
 		msg := err.Error()
 		msg = strings.TrimPrefix(msg, "error parsing regexp: ")
 		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s is not valid RE2: %s", what, msg),
@@ -426,7 +700,7 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 			return fmt.Sprintf("%s: longer than %d characters", path, *s.MaxLength)
 		}
 		if s.Pattern != "" {
-			if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(str) {
+			if re, err := compilePattern(s.Pattern); err == nil && !re.MatchString(str) {
 				return fmt.Sprintf("%s: %q does not match the pattern", path, str)
 			}
 		}

@@ -39,9 +39,12 @@ type tnode struct {
 	str     string   // tStr
 	num     json.Number
 	b       bool
-	size    int // nodes in the expanded subtree, this one included
-	height  int // nesting depth of the expanded subtree
-	json    any // memoised JSON value
+	size    int  // nodes in the expanded subtree, this one included
+	height  int  // nesting depth of the expanded subtree
+	json    any  // memoised JSON value
+	bad     bool // a non-finite number (BQ023), reported and left out of the tree
+
+	textChecked bool // checkText has visited this node (aliases share nodes)
 }
 
 type tentry struct {
@@ -102,6 +105,31 @@ func (n *tnode) toJSON() any {
 	}
 	n.json = v
 	return v
+}
+
+// plainJSON is toJSON without the memo, safe for concurrent use on a shared tree.
+func plainJSON(n *tnode) any {
+	switch n.kind {
+	case tBool:
+		return n.b
+	case tNum:
+		return n.num
+	case tStr:
+		return n.str
+	case tSeq:
+		a := make([]any, len(n.items))
+		for i, it := range n.items {
+			a[i] = plainJSON(it)
+		}
+		return a
+	case tMap:
+		m := make(map[string]any, len(n.entries))
+		for _, e := range n.entries {
+			m[e.key] = plainJSON(e.val)
+		}
+		return m
+	}
+	return nil
 }
 
 // parserProblems are yaml.v3's parser (not scanner) error texts.
@@ -189,6 +217,9 @@ type converter struct {
 	total int
 	diags Diagnostics
 	fatal bool
+	// section is the top-level key whose value is being converted: a key defined
+	// twice directly under "messages" or "types" is a duplicate URN or type (BQ013).
+	section string
 }
 
 func (c *converter) pos(n *yaml.Node) model.Pos {
@@ -267,6 +298,9 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 			if ct == nil {
 				return nil
 			}
+			if ct.bad {
+				continue
+			}
 			t.items = append(t.items, ct)
 			t.size += ct.size
 			t.height = max(t.height, ct.height+1)
@@ -316,15 +350,31 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 			continue
 		}
 		if first, dup := seen[key]; dup {
-			c.diags = append(c.diags, Diagnostic{Pos: kp, Severity: SeverityError, Rule: RuleSyntax,
+			d := Diagnostic{Pos: kp, Severity: SeverityError, Rule: RuleSyntax,
 				Message: fmt.Sprintf("duplicate key %q (first defined at %s)", key, first),
-				Hint:    "remove one of the two keys", Related: []model.Pos{first}})
+				Hint:    "remove one of the two keys", Related: []model.Pos{first}}
+			if depth == 2 && c.section == "messages" {
+				d.Rule = RuleDuplicate
+				d.Message = fmt.Sprintf("URN %q is defined twice (first at %s)", key, first)
+				d.Hint = "a URN is defined once; an incompatible change mints " + key + ".v2"
+			} else if depth == 2 && c.section == "types" {
+				d.Rule = RuleDuplicate
+				d.Message = fmt.Sprintf("type %q is defined twice (first at %s)", key, first)
+				d.Hint = "keep one definition of the type"
+			}
+			c.diags = append(c.diags, d)
 			continue
 		}
 		seen[key] = kp
+		if depth == 1 {
+			c.section = key
+		}
 		cv := c.conv(v, depth+1)
 		if cv == nil {
 			return false
+		}
+		if cv.bad {
+			continue
 		}
 		t.entries = append(t.entries, tentry{key: key, keyPos: kp, val: cv})
 		t.size += cv.size + 1
@@ -388,8 +438,7 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 		t.num = json.Number(bi.String())
 	case "!!float":
 		if nonFinite[n.Value] {
-			t.kind = tNum
-			t.num = "0"
+			t.kind, t.bad = tNull, true
 			c.nonFinite(n, n.Value)
 			return
 		}
@@ -402,7 +451,7 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 			return
 		}
 		if f, _ := r.Float64(); math.IsInf(f, 0) {
-			t.num = "0"
+			t.kind, t.bad = tNull, true
 			c.nonFinite(n, n.Value)
 			return
 		}
@@ -420,7 +469,7 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 			plain := strings.ReplaceAll(n.Value, "_", "")
 			if yamlFloatRe.MatchString(plain) {
 				if _, err := strconv.ParseFloat(plain, 64); err != nil {
-					t.kind, t.num, t.str = tNum, "0", ""
+					t.kind, t.bad, t.str = tNull, true, ""
 					c.nonFinite(n, n.Value)
 				}
 			}
@@ -431,5 +480,5 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 func (c *converter) nonFinite(n *yaml.Node, text string) {
 	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleNonFinite,
 		Message: fmt.Sprintf("%s is not a finite number; JSON has no NaN or Infinity (CONTRACT §3.2)", text),
-		Hint:    "use a finite number, or leave the bound out"})
+		Hint:    "use a finite number (JSON has no NaN or Infinity); leave an open bound out"})
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -21,14 +23,15 @@ import (
 const schemaURL = "https://babelqueue.dev/bqgen/registry.schema.json"
 
 var (
-	compileOnce sync.Once
-	compiled    *jsonschema.Schema
-	compileErr  error
-	printer     = message.NewPrinter(language.English)
+	compileOnce     sync.Once
+	compiled        *jsonschema.Schema
+	compiledMessage *jsonschema.Schema // #/$defs/message
+	compileErr      error
+	printer         = message.NewPrinter(language.English)
 )
 
-// formatSchema returns the compiled registry format schema.
-func formatSchema() (*jsonschema.Schema, error) {
+// formatSchema returns the compiled registry format schema and its message subschema.
+func formatSchema() (root, msg *jsonschema.Schema, err error) {
 	compileOnce.Do(func() {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
 		if err != nil {
@@ -40,9 +43,80 @@ func formatSchema() (*jsonschema.Schema, error) {
 			compileErr = err
 			return
 		}
-		compiled, compileErr = c.Compile(schemaURL)
+		if compiled, compileErr = c.Compile(schemaURL); compileErr != nil {
+			return
+		}
+		compiledMessage, compileErr = c.Compile(schemaURL + "#/$defs/message")
 	})
-	return compiled, compileErr
+	return compiled, compiledMessage, compileErr
+}
+
+// splitMin is the number of messages from which validateFormat checks messages in
+// parallel, each against the message subschema.
+const splitMin = 64
+
+// locatedError is a validation error of the subtree at prefix.
+type locatedError struct {
+	prefix []string
+	err    error
+}
+
+// validateTree validates root against the format schema. Large registries are split:
+// the file with an empty `messages` against the whole schema, then every message
+// against the message subschema (which is what the whole schema applies to each), on
+// all CPUs. The errors are the same either way.
+func validateTree(root *tnode, split bool) []locatedError {
+	sch, msgSch, _ := formatSchema()
+	msgs := root.get("messages")
+	if !split || root.kind != tMap || msgs == nil || msgs.val.kind != tMap || len(msgs.val.entries) < splitMin {
+		return []locatedError{{nil, sch.Validate(root.toJSON())}}
+	}
+	top := make(map[string]any, len(root.entries))
+	for _, e := range root.entries {
+		if e.key == "messages" {
+			top[e.key] = map[string]any{}
+			continue
+		}
+		top[e.key] = e.val.toJSON()
+	}
+	out := []locatedError{{nil, sch.Validate(top)}}
+	entries := msgs.val.entries
+	results := make([]error, len(entries))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(entries) {
+					return
+				}
+				// plainJSON, not toJSON: its memo is not safe for concurrent use.
+				results[i] = msgSch.Validate(plainJSON(entries[i].val))
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range results {
+		if err != nil {
+			out = append(out, locatedError{[]string{"messages", entries[i].key}, err})
+		}
+	}
+	return out
+}
+
+// prefixLocations makes the instance locations of e and its causes absolute.
+func prefixLocations(e *jsonschema.ValidationError, prefix []string) {
+	if len(prefix) == 0 {
+		return
+	}
+	loc := make([]string, 0, len(prefix)+len(e.InstanceLocation))
+	e.InstanceLocation = append(append(loc, prefix...), e.InstanceLocation...)
+	for _, c := range e.Causes {
+		prefixLocations(c, prefix)
+	}
 }
 
 // Keys allowed in each context, for did-you-mean suggestions.
@@ -188,17 +262,12 @@ func locate(root *tnode, path []string) (val, key model.Pos, n *tnode) {
 
 // validateFormat checks one file's tree against the registry format schema.
 func validateFormat(root *tnode) (Diagnostics, error) {
-	sch, err := formatSchema()
-	if err != nil {
+	return validateFormatSplit(root, true)
+}
+
+func validateFormatSplit(root *tnode, split bool) (Diagnostics, error) {
+	if _, _, err := formatSchema(); err != nil {
 		return nil, fmt.Errorf("registry: embedded schema: %w", err)
-	}
-	err = sch.Validate(root.toJSON())
-	if err == nil {
-		return nil, nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return nil, fmt.Errorf("registry: validating: %w", err)
 	}
 	var leaves []*jsonschema.ValidationError
 	var collect func(e *jsonschema.ValidationError)
@@ -216,7 +285,20 @@ func validateFormat(root *tnode) (Diagnostics, error) {
 			collect(c)
 		}
 	}
-	collect(ve)
+	for _, le := range validateTree(root, split) {
+		if le.err == nil {
+			continue
+		}
+		var ve *jsonschema.ValidationError
+		if !errors.As(le.err, &ve) {
+			return nil, fmt.Errorf("registry: validating: %w", le.err)
+		}
+		prefixLocations(ve, le.prefix)
+		collect(ve)
+	}
+	if len(leaves) == 0 {
+		return nil, nil
+	}
 	var ds Diagnostics
 	seen := map[string]bool{}
 	for _, l := range leaves {
@@ -438,7 +520,7 @@ func patternMessage(loc []string, subject string, got string) (string, string) {
 	n := len(loc)
 	switch {
 	case n >= 2 && loc[n-2] == "ignore":
-		return fmt.Sprintf("%q is not a rule id (BQ followed by three digits)", got), "see `bqgen help rules` for the rule ids"
+		return fmt.Sprintf("%q is not a rule id (BQ followed by three digits)", got), "the rule ids are listed in docs/rules.md"
 	case n == 2 && loc[0] == "go" && loc[1] == "package":
 		return fmt.Sprintf("Go package name %q must be lower-case letters, digits and _, starting with a letter", got), ""
 	case n >= 1 && loc[n-1] == "reason":

@@ -44,7 +44,7 @@ func printDiagnostics(w io.Writer, diags registry.Diagnostics, format string) {
 			}
 			msg := d.Message
 			if d.Hint != "" {
-				msg += "\n" + d.Hint
+				msg += "\nhint: " + d.Hint
 			}
 			fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, ghProp(d.Pos.File), d.Pos.Line, d.Pos.Column, ghProp(d.Rule), ghData(msg))
 		}
