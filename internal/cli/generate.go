@@ -105,7 +105,11 @@ func GenerateGo(reg *model.Registry, out, pkgFlag string) ([]outdir.File, error)
 		pkg = reg.GoPackage
 	}
 	if pkg == "" {
-		pkg = filepath.Base(filepath.Clean(out))
+		dir := filepath.Clean(out)
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs // `-o .` (the go:generate idiom) names the current directory
+		}
+		pkg = filepath.Base(dir)
 	}
 	if !gonames.ValidPackage(pkg) {
 		return nil, fmt.Errorf("%q is not a valid Go package name; pass --package NAME or set go.package in the registry", pkg)
