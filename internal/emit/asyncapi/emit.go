@@ -50,6 +50,7 @@ package asyncapi
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/babelqueue/bqgen/internal/ordjson"
 	"regexp"
 	"sort"
 	"strings"
@@ -114,14 +115,14 @@ func Emit(reg *model.Registry, opts Options) ([]byte, error) {
 		byName[f.Name] = f.Content
 	}
 
-	info := newObject().
-		set("title", or(opts.Title, DefaultTitle)).
-		set("version", or(opts.Version, DefaultVersion)).
-		set("description", or(opts.Description, defaultDescription))
-	channels := newObject()
-	operations := newObject()
-	messages := newObject()
-	schemas := newObject()
+	info := ordjson.New().
+		Set("title", or(opts.Title, DefaultTitle)).
+		Set("version", or(opts.Version, DefaultVersion)).
+		Set("description", or(opts.Description, defaultDescription))
+	channels := ordjson.New()
+	operations := ordjson.New()
+	messages := ordjson.New()
+	schemas := ordjson.New()
 	types := map[string]any{} // named type → its schema, shared by every message
 	var typeOrder []string
 
@@ -144,30 +145,30 @@ func Emit(reg *model.Registry, opts Options) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: no envelope schema for %q", m.Pos, m.URN)
 		}
-		v, err := decode(raw)
+		v, err := ordjson.Decode(raw)
 		if err != nil {
 			return nil, fmt.Errorf("%s: envelope schema of %q: %w", m.Pos, m.URN, err)
 		}
-		env, ok := v.(*object)
+		env, ok := v.(*ordjson.Object)
 		if !ok {
 			return nil, fmt.Errorf("%s: envelope schema of %q is not an object", m.Pos, m.URN)
 		}
 		for _, k := range []string{"$comment", "$schema", "$id"} {
-			env.del(k)
+			env.Del(k)
 		}
-		if defs, ok := env.get("definitions"); ok {
-			env.del("definitions")
-			d, _ := defs.(*object)
+		if defs, ok := env.Get("definitions"); ok {
+			env.Del("definitions")
+			d, _ := defs.(*ordjson.Object)
 			if d == nil {
 				return nil, fmt.Errorf("%s: envelope schema of %q: definitions is not an object", m.Pos, m.URN)
 			}
-			for i, name := range d.keys {
+			for i, name := range d.Keys {
 				if !keyRe.MatchString(name) || strings.Contains(name, ".") {
 					return nil, fmt.Errorf("type name %q cannot name an AsyncAPI component", name)
 				}
-				def := rewriteRefs(d.vals[i])
+				def := rewriteRefs(d.Values[i])
 				if prev, seen := types[name]; seen {
-					if !equal(prev, def) {
+					if !ordjson.Equal(prev, def) {
 						return nil, fmt.Errorf("named type %q has two different schemas", name)
 					}
 					continue
@@ -176,85 +177,85 @@ func Emit(reg *model.Registry, opts Options) ([]byte, error) {
 				typeOrder = append(typeOrder, name)
 			}
 		}
-		env = rewriteRefs(env).(*object)
+		env = rewriteRefs(env).(*ordjson.Object)
 
 		envKey, dataKey := stem+".envelope", stem+".data"
-		props, _ := env.get("properties")
-		if p, ok := props.(*object); ok {
-			if data, ok := p.get("data"); ok {
-				if d, ok := data.(*object); ok {
-					titled := newObject().set("title", jsonschema.PascalName(m.URN))
-					for i, k := range d.keys {
+		props, _ := env.Get("properties")
+		if p, ok := props.(*ordjson.Object); ok {
+			if data, ok := p.Get("data"); ok {
+				if d, ok := data.(*ordjson.Object); ok {
+					titled := ordjson.New().Set("title", jsonschema.PascalName(m.URN))
+					for i, k := range d.Keys {
 						if k != "title" {
-							titled.set(k, d.vals[i])
+							titled.Set(k, d.Values[i])
 						}
 					}
 					data = titled
 				}
-				schemas.add(dataKey, data)
-				p.set("data", ref("#/components/schemas/"+dataKey))
+				schemas.Add(dataKey, data)
+				p.Set("data", ref("#/components/schemas/"+dataKey))
 			}
 			for _, sh := range shared {
-				v, ok := p.get(sh.prop)
+				v, ok := p.Get(sh.prop)
 				if !ok {
 					continue
 				}
 				switch {
 				case sh.schema == nil:
 					sh.schema = v
-					titled := newObject().set("title", sh.title)
-					if o, ok := v.(*object); ok {
-						for i, k := range o.keys {
-							titled.set(k, o.vals[i])
+					titled := ordjson.New().Set("title", sh.title)
+					if o, ok := v.(*ordjson.Object); ok {
+						for i, k := range o.Keys {
+							titled.Set(k, o.Values[i])
 						}
 					}
-					schemas.add(sh.key, titled)
-				case !equal(sh.schema, v):
+					schemas.Add(sh.key, titled)
+				case !ordjson.Equal(sh.schema, v):
 					continue // not the shared block: keep it inline
 				}
-				p.set(sh.prop, ref("#/components/schemas/"+sh.key))
+				p.Set(sh.prop, ref("#/components/schemas/"+sh.key))
 			}
 		}
-		schemas.add(envKey, env)
+		schemas.Add(envKey, env)
 
-		messages.add(stem, message(m, envKey))
+		messages.Add(stem, message(m, envKey))
 		chRef := "#/channels/" + stem
-		channels.add(stem, channel(m, stem))
+		channels.Add(stem, channel(m, stem))
 		msgRef := ref(chRef + "/messages/" + stem)
 		for _, action := range []string{"send", "receive"} {
-			op := newObject().
-				set("action", action).
-				set("channel", ref(chRef)).
-				set("title", opTitle(action, m)).
-				set("summary", opSummary(action, m)).
-				set("messages", []any{msgRef})
+			op := ordjson.New().
+				Set("action", action).
+				Set("channel", ref(chRef)).
+				Set("title", opTitle(action, m)).
+				Set("summary", opSummary(action, m)).
+				Set("messages", []any{msgRef})
 			if action == ownerAction(m) {
-				op.set("x-babel-owner-action", true)
+				op.Set("x-babel-owner-action", true)
 			}
-			operations.add(stem+"."+action, op)
+			operations.Add(stem+"."+action, op)
 		}
 	}
 	sort.Strings(typeOrder)
 	for _, name := range typeOrder {
-		schemas.add(name, types[name])
+		schemas.Add(name, types[name])
 	}
 
-	components := newObject()
-	if len(schemas.keys) > 0 {
-		components.set("schemas", sortObject(schemas))
+	components := ordjson.New()
+	if len(schemas.Keys) > 0 {
+		components.Set("schemas", sortObject(schemas))
 	}
-	if len(messages.keys) > 0 {
-		components.set("messages", messages)
+	if len(messages.Keys) > 0 {
+		components.Set("messages", messages)
 	}
-	doc := newObject().
-		set("asyncapi", Version).
-		set("x-generated-by", GeneratedBy).
-		set("info", info).
-		set("defaultContentType", "application/json").
-		set("channels", channels).
-		set("operations", operations).
-		set("components", components)
-	return marshal(doc)
+	doc := ordjson.New().
+		Set("asyncapi", Version).
+		Set("x-generated-by", GeneratedBy).
+		Set("info", info).
+		Set("defaultContentType", "application/json").
+		Set("channels", channels).
+		Set("operations", operations).
+		Set("components", components)
+	return ordjson.Marshal(doc)
 }
 
 func or(s, def string) string {
@@ -264,19 +265,19 @@ func or(s, def string) string {
 	return s
 }
 
-func ref(target string) *object { return newObject().set("$ref", target) }
+func ref(target string) *ordjson.Object { return ordjson.New().Set("$ref", target) }
 
 // rewriteRefs returns v with every "#/definitions/…" reference pointing at
 // components/schemas instead; it changes v in place.
 func rewriteRefs(v any) any {
 	switch v := v.(type) {
-	case *object:
-		for i, k := range v.keys {
-			if s, ok := v.vals[i].(string); ok && k == "$ref" && strings.HasPrefix(s, "#/definitions/") {
-				v.vals[i] = "#/components/schemas/" + strings.TrimPrefix(s, "#/definitions/")
+	case *ordjson.Object:
+		for i, k := range v.Keys {
+			if s, ok := v.Values[i].(string); ok && k == "$ref" && strings.HasPrefix(s, "#/definitions/") {
+				v.Values[i] = "#/components/schemas/" + strings.TrimPrefix(s, "#/definitions/")
 				continue
 			}
-			v.vals[i] = rewriteRefs(v.vals[i])
+			v.Values[i] = rewriteRefs(v.Values[i])
 		}
 	case []any:
 		for i := range v {
@@ -316,26 +317,26 @@ func opSummary(action string, m *model.Message) string {
 	return "Handle a " + m.URN + " envelope from queue " + queue(m) + "."
 }
 
-func channel(m *model.Message, stem string) *object {
-	ch := newObject().
-		set("address", queue(m)).
-		set("title", m.URN)
+func channel(m *model.Message, stem string) *ordjson.Object {
+	ch := ordjson.New().
+		Set("address", queue(m)).
+		Set("title", m.URN)
 	if s := strings.TrimSpace(m.Summary); s != "" {
-		ch.set("summary", s)
+		ch.Set("summary", s)
 	}
-	ch.set("description", "Queue "+queue(m)+", message "+m.URN+". Other URNs may share the queue; the envelope's job tells them apart.")
-	ch.set("messages", newObject().set(stem, ref("#/components/messages/"+stem)))
-	ch.set("x-babel-urn", m.URN)
-	ch.set("x-babel-queue", queue(m))
+	ch.Set("description", "Queue "+queue(m)+", message "+m.URN+". Other URNs may share the queue; the envelope's job tells them apart.")
+	ch.Set("messages", ordjson.New().Set(stem, ref("#/components/messages/"+stem)))
+	ch.Set("x-babel-urn", m.URN)
+	ch.Set("x-babel-queue", queue(m))
 	return ch
 }
 
-func message(m *model.Message, envKey string) *object {
-	msg := newObject().
-		set("name", jsonschema.PascalName(m.URN)).
-		set("title", m.URN)
+func message(m *model.Message, envKey string) *ordjson.Object {
+	msg := ordjson.New().
+		Set("name", jsonschema.PascalName(m.URN)).
+		Set("title", m.URN)
 	if s := strings.TrimSpace(m.Summary); s != "" {
-		msg.set("summary", s)
+		msg.Set("summary", s)
 	}
 	var desc []string
 	if m.Deprecation != nil {
@@ -352,31 +353,31 @@ func message(m *model.Message, envKey string) *object {
 		desc = append(desc, "Supersedes "+m.Supersedes+".")
 	}
 	if len(desc) > 0 {
-		msg.set("description", strings.Join(desc, "\n\n"))
+		msg.Set("description", strings.Join(desc, "\n\n"))
 	}
-	msg.set("contentType", "application/json")
-	msg.set("payload", ref("#/components/schemas/"+envKey))
-	tags := []any{newObject().set("name", kind(m))}
+	msg.Set("contentType", "application/json")
+	msg.Set("payload", ref("#/components/schemas/"+envKey))
+	tags := []any{ordjson.New().Set("name", kind(m))}
 	if m.Owner != "" {
-		tags = append(tags, newObject().set("name", "owner:"+m.Owner))
+		tags = append(tags, ordjson.New().Set("name", "owner:"+m.Owner))
 	}
 	if m.Deprecation != nil {
-		tags = append(tags, newObject().set("name", "deprecated"))
+		tags = append(tags, ordjson.New().Set("name", "deprecated"))
 	}
-	msg.set("tags", tags)
-	msg.set("x-babel-urn", m.URN)
-	msg.set("x-babel-kind", kind(m))
+	msg.Set("tags", tags)
+	msg.Set("x-babel-urn", m.URN)
+	msg.Set("x-babel-kind", kind(m))
 	if m.Owner != "" {
-		msg.set("x-babel-owner", m.Owner)
+		msg.Set("x-babel-owner", m.Owner)
 	}
-	msg.set("x-babel-queue", queue(m))
+	msg.Set("x-babel-queue", queue(m))
 	if m.Supersedes != "" {
-		msg.set("x-babel-supersedes", m.Supersedes)
+		msg.Set("x-babel-supersedes", m.Supersedes)
 	}
 	if m.Deprecation != nil {
-		msg.set("x-babel-deprecated", true)
+		msg.Set("x-babel-deprecated", true)
 		if m.Deprecation.Reason != "" {
-			msg.set("x-babel-deprecated-reason", m.Deprecation.Reason)
+			msg.Set("x-babel-deprecated-reason", m.Deprecation.Reason)
 		}
 	}
 	return msg
@@ -384,17 +385,17 @@ func message(m *model.Message, envKey string) *object {
 
 // sortObject sorts the keys of o in place (the schemas: message schemas by stem, then
 // named types, in byte order) and returns o.
-func sortObject(o *object) *object {
-	idx := make([]int, len(o.keys))
+func sortObject(o *ordjson.Object) *ordjson.Object {
+	idx := make([]int, len(o.Keys))
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.Slice(idx, func(a, b int) bool { return o.keys[idx[a]] < o.keys[idx[b]] })
+	sort.Slice(idx, func(a, b int) bool { return o.Keys[idx[a]] < o.Keys[idx[b]] })
 	keys, vals := make([]string, len(idx)), make([]any, len(idx))
 	for i, j := range idx {
-		keys[i], vals[i] = o.keys[j], o.vals[j]
+		keys[i], vals[i] = o.Keys[j], o.Values[j]
 	}
-	o.keys, o.vals = keys, vals
+	o.Keys, o.Values = keys, vals
 	return o
 }
 

@@ -38,6 +38,7 @@ package jsonschema
 import (
 	"bytes"
 	"fmt"
+	"github.com/babelqueue/bqgen/internal/ordjson"
 	"math"
 	"sort"
 	"strconv"
@@ -127,8 +128,8 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 		return nil, err
 	}
 	var files []outdir.File
-	add := func(name string, doc *obj) error {
-		b, err := marshal(doc)
+	add := func(name string, doc *ordjson.Object) error {
+		b, err := ordjson.Marshal(doc)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -177,9 +178,9 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 		if m.Deprecation != nil {
 			status = "deprecated"
 		}
-		manifest = append(manifest, newObj().set("urn", m.URN).set("schema", d7).set("owner", m.Owner).set("status", status))
+		manifest = append(manifest, ordjson.New().Set("urn", m.URN).Set("schema", d7).Set("owner", m.Owner).Set("status", status))
 	}
-	if err := add(RegistryFile, newObj().set("$comment", GeneratedComment).set("schemas", manifest)); err != nil {
+	if err := add(RegistryFile, ordjson.New().Set("$comment", GeneratedComment).Set("schemas", manifest)); err != nil {
 		return nil, err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
@@ -212,12 +213,12 @@ func PascalName(urn string) string {
 }
 
 // header starts a document: $comment, $schema, $id.
-func header(opts Options, draft7 bool, name string) *obj {
+func header(opts Options, draft7 bool, name string) *ordjson.Object {
 	s := schema2020
 	if draft7 {
 		s = schema7
 	}
-	return newObj().set("$comment", GeneratedComment).set("$schema", s).set("$id", opts.ID(name))
+	return ordjson.New().Set("$comment", GeneratedComment).Set("$schema", s).Set("$id", opts.ID(name))
 }
 
 func messageDescription(m *model.Message) string {
@@ -232,29 +233,29 @@ func messageDescription(m *model.Message) string {
 }
 
 // dataDoc builds the data schema document of m.
-func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string) (*obj, error) {
+func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string) (*ordjson.Object, error) {
 	g := newGen(reg, draft7)
 	doc := header(opts, draft7, name)
-	doc.set("title", PascalName(m.URN))
+	doc.Set("title", PascalName(m.URN))
 	if d := messageDescription(m); d != "" {
-		doc.set("description", d)
+		doc.Set("description", d)
 	}
 	if m.Deprecation != nil {
-		doc.set("deprecated", true)
+		doc.Set("deprecated", true)
 		if m.Deprecation.Reason != "" {
-			doc.set("x-deprecated-reason", m.Deprecation.Reason)
+			doc.Set("x-deprecated-reason", m.Deprecation.Reason)
 		}
 	}
-	doc.set("x-babel-urn", m.URN)
+	doc.Set("x-babel-urn", m.URN)
 	body, err := g.root(m.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.URN, err)
 	}
-	for i, k := range body.keys {
-		if _, has := doc.get(k); has && k != "$ref" {
+	for i, k := range body.Keys {
+		if _, has := doc.Get(k); has && k != "$ref" {
 			continue // the message's own description and deprecation win
 		}
-		doc.set(k, body.vals[i])
+		doc.Set(k, body.Values[i])
 	}
 	if err := g.finish(doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", m.URN, err)
@@ -293,28 +294,28 @@ func (g *gen) fail(s *model.Schema, format string, args ...any) {
 
 // root builds a schema that becomes (part of) a document root or the envelope's data.
 // In draft 7 a $ref with siblings would ignore them, so a root $ref is wrapped in allOf.
-func (g *gen) root(s *model.Schema) (*obj, error) {
+func (g *gen) root(s *model.Schema) (*ordjson.Object, error) {
 	if s == nil {
 		return nil, fmt.Errorf("message has no data schema")
 	}
 	o := g.node(s)
-	if _, isRef := o.get("$ref"); isRef && g.draft7 {
-		ref, _ := o.get("$ref")
-		w := newObj()
-		for i, k := range o.keys {
+	if _, isRef := o.Get("$ref"); isRef && g.draft7 {
+		ref, _ := o.Get("$ref")
+		w := ordjson.New()
+		for i, k := range o.Keys {
 			if k != "$ref" {
-				w.set(k, o.vals[i])
+				w.Set(k, o.Values[i])
 			}
 		}
-		w.set("allOf", []any{newObj().set("$ref", ref)})
+		w.Set("allOf", []any{ordjson.New().Set("$ref", ref)})
 		o = w
 	}
 	return o, g.err
 }
 
 // finish adds the definitions of every named type reached, sorted by name.
-func (g *gen) finish(doc *obj) error {
-	defs := map[string]*obj{}
+func (g *gen) finish(doc *ordjson.Object) error {
+	defs := map[string]*ordjson.Object{}
 	for {
 		var todo []string
 		for name := range g.queued {
@@ -336,11 +337,11 @@ func (g *gen) finish(doc *obj) error {
 	if len(defs) == 0 {
 		return nil
 	}
-	d := newObj()
+	d := ordjson.New()
 	for _, name := range sortedKeys(defs) {
-		d.set(name, defs[name])
+		d.Set(name, defs[name])
 	}
-	doc.set(g.defsKey(), d)
+	doc.Set(g.defsKey(), d)
 	return nil
 }
 
@@ -362,26 +363,26 @@ func typ(s *model.Schema, name string) any {
 }
 
 // annotate adds the per-use annotations of s.
-func annotate(o *obj, s *model.Schema) {
+func annotate(o *ordjson.Object, s *model.Schema) {
 	if s.Description != "" {
-		o.set("description", s.Description)
+		o.Set("description", s.Description)
 	}
 	if s.Deprecation != nil {
-		o.set("deprecated", true)
+		o.Set("deprecated", true)
 		if s.Deprecation.Reason != "" {
-			o.set("x-deprecated-reason", s.Deprecation.Reason)
+			o.Set("x-deprecated-reason", s.Deprecation.Reason)
 		}
 	}
 	switch s.GDPR {
 	case "":
 	case "true":
-		o.set("x-gdpr-sensitive", true)
+		o.Set("x-gdpr-sensitive", true)
 	default:
-		o.set("x-gdpr-sensitive", s.GDPR)
+		o.Set("x-gdpr-sensitive", s.GDPR)
 	}
 }
 
-func (g *gen) examples(o *obj, s *model.Schema, intString bool) {
+func (g *gen) examples(o *ordjson.Object, s *model.Schema, intString bool) {
 	if len(s.Examples) == 0 {
 		return
 	}
@@ -392,10 +393,10 @@ func (g *gen) examples(o *obj, s *model.Schema, intString bool) {
 		}
 		ex[i] = v
 	}
-	o.set("examples", ex)
+	o.Set("examples", ex)
 }
 
-func (g *gen) enum(o *obj, s *model.Schema, conv func(any) any) {
+func (g *gen) enum(o *ordjson.Object, s *model.Schema, conv func(any) any) {
 	if s.Enum == nil {
 		return
 	}
@@ -409,7 +410,7 @@ func (g *gen) enum(o *obj, s *model.Schema, conv func(any) any) {
 	if s.Nullable {
 		vals = append(vals, nil)
 	}
-	o.set("enum", vals)
+	o.Set("enum", vals)
 }
 
 // Bounds of the JavaScript-safe integers and of timestamps (CONTRACT §3).
@@ -424,32 +425,32 @@ const UUIDPattern = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 // CurrencyPattern is an ISO 4217 currency code.
 const CurrencyPattern = "^[A-Z]{3}$"
 
-func (g *gen) node(s *model.Schema) *obj {
+func (g *gen) node(s *model.Schema) *ordjson.Object {
 	if s == nil {
 		g.fail(nil, "missing schema")
-		return newObj()
+		return ordjson.New()
 	}
 	if s.Kind == model.Ref {
 		return g.ref(s)
 	}
-	o := newObj()
+	o := ordjson.New()
 	annotate(o, s)
 	intString := false
 	switch s.Kind {
 	case model.String:
-		o.set("type", typ(s, "string"))
+		o.Set("type", typ(s, "string"))
 		if s.Format != "" {
-			o.set("format", s.Format)
+			o.Set("format", s.Format)
 		}
 		g.enum(o, s, nil)
 		if s.MinLength != nil {
-			o.set("minLength", *s.MinLength)
+			o.Set("minLength", *s.MinLength)
 		}
 		if s.MaxLength != nil {
-			o.set("maxLength", *s.MaxLength)
+			o.Set("maxLength", *s.MaxLength)
 		}
 		if s.Pattern != "" {
-			o.set("pattern", s.Pattern)
+			o.Set("pattern", s.Pattern)
 		}
 	case model.Integer:
 		if s.Encoding == "string" {
@@ -459,82 +460,82 @@ func (g *gen) node(s *model.Schema) *obj {
 			g.integer(o, s)
 		}
 	case model.Number:
-		o.set("type", typ(s, "number"))
+		o.Set("type", typ(s, "number"))
 		g.enum(o, s, nil)
 		for _, b := range []struct {
 			key string
 			b   *model.Bound
 		}{{"minimum", s.Minimum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"maximum", s.Maximum}, {"exclusiveMaximum", s.ExclusiveMaximum}} {
 			if b.b != nil {
-				o.set(b.key, boundValue(*b.b))
+				o.Set(b.key, boundValue(*b.b))
 			}
 		}
 	case model.Boolean:
-		o.set("type", typ(s, "boolean"))
+		o.Set("type", typ(s, "boolean"))
 		g.enum(o, s, nil)
 	case model.Object:
-		o.set("type", typ(s, "object"))
+		o.Set("type", typ(s, "object"))
 		if len(s.Properties) > 0 {
-			props := newObj()
+			props := ordjson.New()
 			var req []any
 			for _, p := range s.Properties {
-				props.set(p.Name, g.node(p.Schema))
+				props.Set(p.Name, g.node(p.Schema))
 				if p.Required {
 					req = append(req, p.Name)
 				}
 			}
-			o.set("properties", props)
+			o.Set("properties", props)
 			if len(req) > 0 {
-				o.set("required", req)
+				o.Set("required", req)
 			}
 		}
 		if !s.AdditionalProperties {
-			o.set("additionalProperties", false)
+			o.Set("additionalProperties", false)
 		}
 	case model.Array:
-		o.set("type", typ(s, "array"))
+		o.Set("type", typ(s, "array"))
 		if s.Items != nil {
-			o.set("items", g.node(s.Items))
+			o.Set("items", g.node(s.Items))
 		}
 		if s.MinItems != nil {
-			o.set("minItems", *s.MinItems)
+			o.Set("minItems", *s.MinItems)
 		}
 		if s.MaxItems != nil {
-			o.set("maxItems", *s.MaxItems)
+			o.Set("maxItems", *s.MaxItems)
 		}
 		if s.UniqueItems {
-			o.set("uniqueItems", true)
+			o.Set("uniqueItems", true)
 		}
 	case model.Map:
-		o.set("type", typ(s, "object"))
+		o.Set("type", typ(s, "object"))
 		if s.Values != nil {
-			o.set("additionalProperties", g.node(s.Values))
+			o.Set("additionalProperties", g.node(s.Values))
 		}
 	case model.Money:
-		o.set("x-babel-type", "money")
-		o.set("type", typ(s, "object"))
-		o.set("properties", newObj().
-			set("amount", newObj().
-				set("description", "Amount in minor units (cents), within ±(2^53 − 1).").
-				set("type", "integer").
-				set("minimum", int64(-maxSafeInteger)).
-				set("maximum", int64(maxSafeInteger))).
-			set("currency", newObj().
-				set("description", "ISO 4217 currency code.").
-				set("type", "string").
-				set("pattern", CurrencyPattern)))
-		o.set("required", []any{"amount", "currency"})
-		o.set("additionalProperties", false)
+		o.Set("x-babel-type", "money")
+		o.Set("type", typ(s, "object"))
+		o.Set("properties", ordjson.New().
+			Set("amount", ordjson.New().
+				Set("description", "Amount in minor units (cents), within ±(2^53 − 1).").
+				Set("type", "integer").
+				Set("minimum", int64(-maxSafeInteger)).
+				Set("maximum", int64(maxSafeInteger))).
+			Set("currency", ordjson.New().
+				Set("description", "ISO 4217 currency code.").
+				Set("type", "string").
+				Set("pattern", CurrencyPattern)))
+		o.Set("required", []any{"amount", "currency"})
+		o.Set("additionalProperties", false)
 	case model.Timestamp:
-		o.set("x-babel-type", "timestamp")
-		o.set("type", typ(s, "integer"))
-		o.set("minimum", int64(-maxTimestamp))
-		o.set("maximum", int64(maxTimestamp))
+		o.Set("x-babel-type", "timestamp")
+		o.Set("type", typ(s, "integer"))
+		o.Set("minimum", int64(-maxTimestamp))
+		o.Set("maximum", int64(maxTimestamp))
 	case model.UUID:
-		o.set("x-babel-type", "uuid")
-		o.set("type", typ(s, "string"))
-		o.set("format", "uuid")
-		o.set("pattern", UUIDPattern)
+		o.Set("x-babel-type", "uuid")
+		o.Set("type", typ(s, "string"))
+		o.Set("format", "uuid")
+		o.Set("pattern", UUIDPattern)
 	default:
 		g.fail(s, "unsupported schema kind %q", s.Kind)
 	}
@@ -561,9 +562,9 @@ func intRange(s *model.Schema) (int64, int64) {
 // integer emits an integer carried as a JSON number. The registry's bounds are kept;
 // the type's own bounds are added on each side the registry leaves open, so that the
 // schema rejects what the Go decoder rejects (2^63 for int64).
-func (g *gen) integer(o *obj, s *model.Schema) {
+func (g *gen) integer(o *ordjson.Object, s *model.Schema) {
 	lo, hi := intRange(s)
-	o.set("type", typ(s, "integer"))
+	o.Set("type", typ(s, "integer"))
 	g.enum(o, s, nil)
 	if s.Enum != nil {
 		inRange := true
@@ -579,32 +580,32 @@ func (g *gen) integer(o *obj, s *model.Schema) {
 	// Lower side.
 	switch {
 	case s.Minimum != nil:
-		o.set("minimum", clampLow(*s.Minimum, lo))
+		o.Set("minimum", clampLow(*s.Minimum, lo))
 		if s.ExclusiveMinimum != nil {
-			o.set("exclusiveMinimum", boundValue(*s.ExclusiveMinimum))
+			o.Set("exclusiveMinimum", boundValue(*s.ExclusiveMinimum))
 		}
 	case s.ExclusiveMinimum != nil:
 		if !coversLow(*s.ExclusiveMinimum, lo) {
-			o.set("minimum", lo)
+			o.Set("minimum", lo)
 		}
-		o.set("exclusiveMinimum", boundValue(*s.ExclusiveMinimum))
+		o.Set("exclusiveMinimum", boundValue(*s.ExclusiveMinimum))
 	default:
-		o.set("minimum", lo)
+		o.Set("minimum", lo)
 	}
 	// Upper side.
 	switch {
 	case s.Maximum != nil:
-		o.set("maximum", clampHigh(*s.Maximum, hi))
+		o.Set("maximum", clampHigh(*s.Maximum, hi))
 		if s.ExclusiveMaximum != nil {
-			o.set("exclusiveMaximum", boundValue(*s.ExclusiveMaximum))
+			o.Set("exclusiveMaximum", boundValue(*s.ExclusiveMaximum))
 		}
 	case s.ExclusiveMaximum != nil:
 		if !coversHigh(*s.ExclusiveMaximum, hi) {
-			o.set("maximum", hi)
+			o.Set("maximum", hi)
 		}
-		o.set("exclusiveMaximum", boundValue(*s.ExclusiveMaximum))
+		o.Set("exclusiveMaximum", boundValue(*s.ExclusiveMaximum))
 	default:
-		o.set("maximum", hi)
+		o.Set("maximum", hi)
 	}
 }
 
@@ -703,9 +704,9 @@ func IntegerRange(s *model.Schema) (lo, hi int64, ok bool) {
 
 // intString emits an integer carried as a JSON string (encoding: string): a string in
 // canonical decimal form within the field's range, as an exact pattern.
-func (g *gen) intString(o *obj, s *model.Schema) {
-	o.set("x-babel-type", "integer-string")
-	o.set("type", typ(s, "string"))
+func (g *gen) intString(o *ordjson.Object, s *model.Schema) {
+	o.Set("x-babel-type", "integer-string")
+	o.Set("type", typ(s, "string"))
 	if s.Enum != nil {
 		g.enum(o, s, func(v any) any {
 			if n, ok := v.(int64); ok {
@@ -720,33 +721,33 @@ func (g *gen) intString(o *obj, s *model.Schema) {
 		g.fail(s, "integer with encoding: string has an empty range")
 		return
 	}
-	o.set("pattern", IntRangePattern(lo, hi))
+	o.Set("pattern", IntRangePattern(lo, hi))
 }
 
 // ref emits a use of a named type.
-func (g *gen) ref(s *model.Schema) *obj {
+func (g *gen) ref(s *model.Schema) *ordjson.Object {
 	nt := s.Named
 	if nt == nil && g.reg != nil {
 		nt = g.reg.Type(s.Ref)
 	}
 	if nt == nil || nt.Schema == nil {
 		g.fail(s, "unknown named type %q", s.Ref)
-		return newObj()
+		return ordjson.New()
 	}
 	g.queued[nt.Name] = nt
-	target := newObj().set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
-	o := newObj()
+	target := ordjson.New().Set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
+	o := ordjson.New()
 	annotate(o, s)
 	switch {
 	case s.Nullable:
-		o.set("anyOf", []any{target, newObj().set("type", "null")})
-	case len(o.keys) == 0 && len(s.Examples) == 0:
+		o.Set("anyOf", []any{target, ordjson.New().Set("type", "null")})
+	case len(o.Keys) == 0 && len(s.Examples) == 0:
 		return target
 	case g.draft7:
 		// Draft 7 ignores the siblings of $ref.
-		o.set("allOf", []any{target})
+		o.Set("allOf", []any{target})
 	default:
-		o.set("$ref", target.vals[0])
+		o.Set("$ref", target.Values[0])
 	}
 	r := nt.Schema.Resolve()
 	g.examples(o, s, r != nil && r.Kind == model.Integer && r.Encoding == "string")

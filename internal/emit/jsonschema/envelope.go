@@ -1,6 +1,7 @@
 package jsonschema
 
 import (
+	"github.com/babelqueue/bqgen/internal/ordjson"
 	"math"
 
 	"github.com/babelqueue/bqgen/internal/model"
@@ -43,27 +44,27 @@ var ForbiddenFields = []ForbiddenField{
 // the others as literal characters, so RE2 and ECMA-262 read the class the same way.
 const NonBlankPattern = "[^\\t\\n\\v\\f\\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 
-func forbidden(f ForbiddenField) *obj {
-	return newObj().
-		set("description", "Forbidden by the BabelQueue contract (CONTRACT §7): use "+f.Instead+" instead.").
-		set("not", newObj())
+func forbidden(f ForbiddenField) *ordjson.Object {
+	return ordjson.New().
+		Set("description", "Forbidden by the BabelQueue contract (CONTRACT §7): use "+f.Instead+" instead.").
+		Set("not", ordjson.New())
 }
 
-func timestampSchema(desc string) *obj {
-	return newObj().
-		set("description", desc).
-		set("x-babel-type", "timestamp").
-		set("type", "integer").
-		set("minimum", int64(-maxTimestamp)).
-		set("maximum", int64(maxTimestamp))
+func timestampSchema(desc string) *ordjson.Object {
+	return ordjson.New().
+		Set("description", desc).
+		Set("x-babel-type", "timestamp").
+		Set("type", "integer").
+		Set("minimum", int64(-maxTimestamp)).
+		Set("maximum", int64(maxTimestamp))
 }
 
-func countSchema(desc string) *obj {
-	return newObj().
-		set("description", desc).
-		set("type", "integer").
-		set("minimum", 0).
-		set("maximum", int64(math.MaxInt64))
+func countSchema(desc string) *ordjson.Object {
+	return ordjson.New().
+		Set("description", desc).
+		Set("type", "integer").
+		Set("minimum", 0).
+		Set("maximum", int64(math.MaxInt64))
 }
 
 func stringList(vals []string) []any {
@@ -74,53 +75,53 @@ func stringList(vals []string) []any {
 	return out
 }
 
-func metaSchema() *obj {
-	props := newObj().
-		set("id", newObj().
-			set("description", "Unique id of this message (UUID), distinct from trace_id.").
-			set("type", "string").
-			set("format", "uuid")).
-		set("queue", newObj().
-			set("description", "The logical queue the message was produced to.").
-			set("type", "string").
-			set("minLength", 1)).
-		set("lang", newObj().
-			set("description", "Producer language.").
-			set("type", "string").
-			set("enum", stringList(Langs))).
-		set("schema_version", newObj().
-			set("description", "Envelope schema version; always 1.").
-			set("type", "integer").
-			set("const", 1)).
-		set("created_at", timestampSchema("Production time in Unix epoch milliseconds, UTC."))
+func metaSchema() *ordjson.Object {
+	props := ordjson.New().
+		Set("id", ordjson.New().
+			Set("description", "Unique id of this message (UUID), distinct from trace_id.").
+			Set("type", "string").
+			Set("format", "uuid")).
+		Set("queue", ordjson.New().
+			Set("description", "The logical queue the message was produced to.").
+			Set("type", "string").
+			Set("minLength", 1)).
+		Set("lang", ordjson.New().
+			Set("description", "Producer language.").
+			Set("type", "string").
+			Set("enum", stringList(Langs))).
+		Set("schema_version", ordjson.New().
+			Set("description", "Envelope schema version; always 1.").
+			Set("type", "integer").
+			Set("const", 1)).
+		Set("created_at", timestampSchema("Production time in Unix epoch milliseconds, UTC."))
 	for _, f := range ForbiddenFields {
 		if f.Parent == "meta" {
-			props.set(f.Key, forbidden(f))
+			props.Set(f.Key, forbidden(f))
 		}
 	}
-	return newObj().
-		set("description", "Immutable after production (CONTRACT §2).").
-		set("type", "object").
-		set("properties", props).
-		set("required", []any{"id", "queue", "lang", "schema_version", "created_at"})
+	return ordjson.New().
+		Set("description", "Immutable after production (CONTRACT §2).").
+		Set("type", "object").
+		Set("properties", props).
+		Set("required", []any{"id", "queue", "lang", "schema_version", "created_at"})
 }
 
-func deadLetterSchema() *obj {
-	nullableString := func(desc string) *obj {
-		return newObj().set("description", desc).set("type", []any{"string", "null"})
+func deadLetterSchema() *ordjson.Object {
+	nullableString := func(desc string) *ordjson.Object {
+		return ordjson.New().Set("description", desc).Set("type", []any{"string", "null"})
 	}
-	return newObj().
-		set("description", "Present only on messages sitting on a dead-letter queue (CONTRACT §5).").
-		set("type", "object").
-		set("properties", newObj().
-			set("reason", newObj().set("type", "string").set("enum", stringList(DeadLetterReasons))).
-			set("error", nullableString("Human-readable error.")).
-			set("exception", nullableString("Producer-language exception name, informational only.")).
-			set("failed_at", timestampSchema("Unix ms, UTC.")).
-			set("original_queue", newObj().set("description", "Queue it was consumed from.").set("type", "string")).
-			set("attempts", countSchema("Attempts made before dead-lettering.")).
-			set("lang", newObj().set("description", "Language of the SDK that dead-lettered it.").set("type", "string"))).
-		set("required", []any{"reason", "failed_at", "original_queue", "attempts"})
+	return ordjson.New().
+		Set("description", "Present only on messages sitting on a dead-letter queue (CONTRACT §5).").
+		Set("type", "object").
+		Set("properties", ordjson.New().
+			Set("reason", ordjson.New().Set("type", "string").Set("enum", stringList(DeadLetterReasons))).
+			Set("error", nullableString("Human-readable error.")).
+			Set("exception", nullableString("Producer-language exception name, informational only.")).
+			Set("failed_at", timestampSchema("Unix ms, UTC.")).
+			Set("original_queue", ordjson.New().Set("description", "Queue it was consumed from.").Set("type", "string")).
+			Set("attempts", countSchema("Attempts made before dead-lettering.")).
+			Set("lang", ordjson.New().Set("description", "Language of the SDK that dead-lettered it.").Set("type", "string"))).
+		Set("required", []any{"reason", "failed_at", "original_queue", "attempts"})
 }
 
 // envelopeDoc builds the envelope schema document of m (CONTRACT §1, §2, §5–§7).
@@ -129,19 +130,19 @@ func deadLetterSchema() *obj {
 // The generated decoder reads job when present (and then ignores urn), else urn; the
 // schema says the same with two exclusive anyOf branches: job present and equal to
 // the URN, or job absent and urn equal to the URN.
-func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool) (*obj, error) {
+func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool) (*ordjson.Object, error) {
 	g := newGen(reg, draft7)
 	doc := header(opts, draft7, EnvelopeFile(m.URN))
-	doc.set("title", PascalName(m.URN)+"Envelope")
-	doc.set("description", "BabelQueue envelope (schema_version 1) of "+m.URN+". Unknown keys are allowed at every level (CONTRACT §6).")
+	doc.Set("title", PascalName(m.URN)+"Envelope")
+	doc.Set("description", "BabelQueue envelope (schema_version 1) of "+m.URN+". Unknown keys are allowed at every level (CONTRACT §6).")
 	if m.Deprecation != nil {
-		doc.set("deprecated", true)
+		doc.Set("deprecated", true)
 		if m.Deprecation.Reason != "" {
-			doc.set("x-deprecated-reason", m.Deprecation.Reason)
+			doc.Set("x-deprecated-reason", m.Deprecation.Reason)
 		}
 	}
-	doc.set("x-babel-urn", m.URN)
-	doc.set("type", "object")
+	doc.Set("x-babel-urn", m.URN)
+	doc.Set("type", "object")
 
 	body, err := g.root(m.Data)
 	if err != nil {
@@ -149,44 +150,44 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	}
 	data := body
 	if d := messageDescription(m); d != "" {
-		data = newObj().set("description", d)
-		for i, k := range body.keys {
+		data = ordjson.New().Set("description", d)
+		for i, k := range body.Keys {
 			if k != "description" {
-				data.set(k, body.vals[i])
+				data.Set(k, body.Values[i])
 			}
 		}
 	}
-	urnConst := func() *obj { return newObj().set("const", m.URN) }
-	props := newObj().
-		set("job", newObj().
-			set("description", "The message URN. Producers always write job; consumers also accept the inbound alias urn when job is absent.").
-			set("const", m.URN)).
-		set("trace_id", newObj().
-			set("description", "Correlation id: minted once, then copied unchanged on every hop. Not blank.").
-			set("type", "string").
-			set("pattern", NonBlankPattern)).
-		set("data", data).
-		set("meta", metaSchema()).
-		set("attempts", countSchema("Delivery attempts so far; starts at 0.")).
-		set("dead_letter", deadLetterSchema())
+	urnConst := func() *ordjson.Object { return ordjson.New().Set("const", m.URN) }
+	props := ordjson.New().
+		Set("job", ordjson.New().
+			Set("description", "The message URN. Producers always write job; consumers also accept the inbound alias urn when job is absent.").
+			Set("const", m.URN)).
+		Set("trace_id", ordjson.New().
+			Set("description", "Correlation id: minted once, then copied unchanged on every hop. Not blank.").
+			Set("type", "string").
+			Set("pattern", NonBlankPattern)).
+		Set("data", data).
+		Set("meta", metaSchema()).
+		Set("attempts", countSchema("Delivery attempts so far; starts at 0.")).
+		Set("dead_letter", deadLetterSchema())
 	for _, f := range ForbiddenFields {
 		if f.Parent == "" {
-			props.set(f.Key, forbidden(f))
+			props.Set(f.Key, forbidden(f))
 		}
 	}
-	doc.set("properties", props)
-	doc.set("required", []any{"trace_id", "data", "meta"})
-	doc.set("anyOf", []any{
-		newObj().
-			set("description", "Identity in job.").
-			set("type", "object").
-			set("properties", newObj().set("job", urnConst())).
-			set("required", []any{"job"}),
-		newObj().
-			set("description", "Identity in the inbound alias urn, job absent.").
-			set("type", "object").
-			set("properties", newObj().set("job", false).set("urn", urnConst())).
-			set("required", []any{"urn"}),
+	doc.Set("properties", props)
+	doc.Set("required", []any{"trace_id", "data", "meta"})
+	doc.Set("anyOf", []any{
+		ordjson.New().
+			Set("description", "Identity in job.").
+			Set("type", "object").
+			Set("properties", ordjson.New().Set("job", urnConst())).
+			Set("required", []any{"job"}),
+		ordjson.New().
+			Set("description", "Identity in the inbound alias urn, job absent.").
+			Set("type", "object").
+			Set("properties", ordjson.New().Set("job", false).Set("urn", urnConst())).
+			Set("required", []any{"urn"}),
 	})
 	if err := g.finish(doc); err != nil {
 		return nil, err

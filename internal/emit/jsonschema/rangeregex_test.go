@@ -5,11 +5,12 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/babelqueue/bqgen/internal/nodetools"
 )
 
 // canonicalIn reports whether s is the canonical decimal form of an integer in
@@ -133,13 +134,9 @@ func TestIntRangePatternInt64Edges(t *testing.T) {
 	}
 }
 
-// TestIntRangePatternECMA checks, when node is installed, that ECMA-262 (with and
-// without the u flag) gives the same verdicts as RE2 on the same patterns.
+// TestIntRangePatternECMA checks that ECMA-262 (node, with and without the u flag)
+// gives the same verdicts as RE2 on the same patterns.
 func TestIntRangePatternECMA(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
 	type item struct {
 		P string   `json:"p"`
 		S []string `json:"s"`
@@ -164,12 +161,7 @@ console.log(JSON.stringify(items.map(it => it.s.map(s => {
   if (a !== b) throw new Error("u flag disagrees on " + s);
   return a;
 }))));`
-	cmd := exec.Command(node, "-e", script)
-	cmd.Stdin = strings.NewReader(string(input))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
+	out := nodetools.RunNode(t, script, input)
 	var got [][]bool
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
@@ -185,7 +177,7 @@ console.log(JSON.stringify(items.map(it => it.s.map(s => {
 
 // TestNonBlankPattern checks NonBlankPattern against strings.TrimSpace (the Go
 // decoder's blank test) for every single-rune string of the BMP and a few others,
-// in RE2 and, when node is installed, in ECMA-262.
+// in RE2 and in ECMA-262 (node).
 func TestNonBlankPattern(t *testing.T) {
 	re := regexp.MustCompile(NonBlankPattern)
 	var samples []string
@@ -206,20 +198,11 @@ func TestNonBlankPattern(t *testing.T) {
 			t.Fatalf("%q: RE2 match=%v, want %v", s, got, want[i])
 		}
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
 	input, _ := json.Marshal(map[string]any{"p": NonBlankPattern, "s": samples})
 	script := `const it = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const a = new RegExp(it.p, "u"), b = new RegExp(it.p);
 console.log(JSON.stringify(it.s.map(s => { if (a.test(s) !== b.test(s)) throw new Error("u flag"); return a.test(s); })));`
-	cmd := exec.Command(node, "-e", script)
-	cmd.Stdin = strings.NewReader(string(input))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
+	out := nodetools.RunNode(t, script, input)
 	var got []bool
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
