@@ -73,26 +73,7 @@ func runGenerate(e env, regPath, out, pkgFlag string, check bool) int {
 		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
 		return ExitError
 	}
-	plan, err := outdir.Sync(e.ctx, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
-		return ExitError
-	}
-	if check {
-		if !plan.Changed() {
-			return ExitOK
-		}
-		for _, n := range plan.Write {
-			fmt.Fprintf(e.stderr, "%s: out of date\n", filepath.Join(out, n))
-		}
-		for _, n := range plan.Remove {
-			fmt.Fprintf(e.stderr, "%s: stale, would be removed\n", filepath.Join(out, n))
-		}
-		fmt.Fprintf(e.stderr, "bqgen generate --check: %s is stale; run bqgen generate -r %s -o %s\n", out, regPath, out)
-		return ExitFindings
-	}
-	fmt.Fprintf(e.stdout, "%s: %d written, %d removed, %d unchanged\n", out, len(plan.Write), len(plan.Remove), len(plan.Unchanged))
-	return ExitOK
+	return syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
 }
 
 // GenerateGo emits the Go package for reg. The package name is pkgFlag, else the

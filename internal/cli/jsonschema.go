@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
 
@@ -62,24 +61,5 @@ func runJSONSchema(e env, regPath, out string, opts jsonschema.Options, check bo
 		fmt.Fprintf(e.stderr, "bqgen jsonschema: %v\n", err)
 		return ExitError
 	}
-	plan, err := outdir.Sync(e.ctx, out, files, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen jsonschema: %v\n", err)
-		return ExitError
-	}
-	if check {
-		if !plan.Changed() {
-			return ExitOK
-		}
-		for _, n := range plan.Write {
-			fmt.Fprintf(e.stderr, "%s: out of date\n", filepath.Join(out, n))
-		}
-		for _, n := range plan.Remove {
-			fmt.Fprintf(e.stderr, "%s: stale, would be removed\n", filepath.Join(out, n))
-		}
-		fmt.Fprintf(e.stderr, "bqgen jsonschema --check: %s is stale; run bqgen jsonschema -r %s -o %s\n", out, regPath, out)
-		return ExitFindings
-	}
-	fmt.Fprintf(e.stdout, "%s: %d written, %d removed, %d unchanged\n", out, len(plan.Write), len(plan.Remove), len(plan.Unchanged))
-	return ExitOK
+	return syncDir(e, "jsonschema", regPath, out, files, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check})
 }

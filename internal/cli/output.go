@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/babelqueue/bqgen/internal/outdir"
+)
+
+// syncDir makes the directory out hold files through outdir.Sync and reports the result:
+// with opts.DryRun (--check) it lists what is out of date on stderr and returns
+// ExitFindings when anything would change; otherwise it prints a one-line summary. cmd
+// names the command in messages; regPath is the registry, quoted in the fix.
+func syncDir(e env, cmd, regPath, out string, files []outdir.File, opts outdir.Options) int {
+	plan, err := outdir.Sync(e.ctx, out, files, opts)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen %s: %v\n", cmd, err)
+		return ExitError
+	}
+	if opts.DryRun {
+		if !plan.Changed() {
+			return ExitOK
+		}
+		for _, n := range plan.Write {
+			fmt.Fprintf(e.stderr, "%s: out of date\n", filepath.Join(out, n))
+		}
+		for _, n := range plan.Remove {
+			fmt.Fprintf(e.stderr, "%s: stale, would be removed\n", filepath.Join(out, n))
+		}
+		fmt.Fprintf(e.stderr, "bqgen %s --check: %s is stale; run bqgen %s -r %s -o %s\n", cmd, out, cmd, regPath, out)
+		return ExitFindings
+	}
+	fmt.Fprintf(e.stdout, "%s: %d written, %d removed, %d unchanged\n", out, len(plan.Write), len(plan.Remove), len(plan.Unchanged))
+	return ExitOK
+}
