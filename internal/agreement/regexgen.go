@@ -1,0 +1,94 @@
+package agreement
+
+import (
+	"regexp/syntax"
+	"strings"
+)
+
+// patternSample returns a string matched by the RE2 pattern p (which bqgen requires to
+// read the same in ECMA-262, rule BQ035), repeating each repetition extra times more
+// than its minimum where its maximum allows; ok is false for constructs it does not
+// know (the caller then needs an example). Every class contributes a letter or digit
+// it holds (else its first rune); alternations their first branch.
+func patternSample(p string, extra int) (string, bool) {
+	return patternString(p, extra, true)
+}
+
+// patternOverflow is patternSample with every repetition extra times over its minimum
+// even past its maximum: a near miss of counted repetitions such as {3,32}.
+func patternOverflow(p string, extra int) (string, bool) {
+	return patternString(p, extra, false)
+}
+
+func patternString(p string, extra int, capped bool) (string, bool) {
+	re, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	if !sample(&b, re, extra, capped) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+func sample(b *strings.Builder, re *syntax.Regexp, extra int, capped bool) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	case syntax.OpLiteral:
+		b.WriteString(string(re.Rune))
+		return true
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return false
+		}
+		// Prefer a printable ASCII letter or digit of the class.
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1] && r < 0x7f; r++ {
+				if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+					b.WriteRune(r)
+					return true
+				}
+			}
+		}
+		b.WriteRune(re.Rune[0])
+		return true
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		b.WriteByte('x')
+		return true
+	case syntax.OpCapture:
+		return sample(b, re.Sub[0], extra, capped)
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			if !sample(b, s, extra, capped) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		return sample(b, re.Sub[0], extra, capped)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, -1
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+		}
+		n := lo + extra
+		if capped && hi >= 0 && n > hi {
+			n = hi
+		}
+		for i := 0; i < n; i++ {
+			if !sample(b, re.Sub[0], extra, capped) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,243 @@
+package agreement
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// A value is a JSON value under construction: nil, bool, string, Raw, []value or Obj.
+// Numbers are always Raw so that their literal text (1.0, 1e2, -0, 2^63) reaches every
+// validator exactly as written.
+type value = any
+
+// Raw is JSON text written as is: a number literal, or a string with escapes.
+type Raw string
+
+// Obj is a JSON object with its members in order.
+type Obj []Member
+
+// Member is one key of an Obj.
+type Member struct {
+	Key string
+	Val value
+}
+
+// step is one element of a path: an object key or an array index.
+type step struct {
+	key   string
+	index int // -1 for a key
+}
+
+type path []step
+
+func (p path) key(k string) path {
+	return append(append(path(nil), p...), step{key: k, index: -1})
+}
+
+func (p path) index(i int) path {
+	return append(append(path(nil), p...), step{index: i})
+}
+
+// String renders p like the generated decoder's error paths: $.a.b[0]["x y"].
+func (p path) String() string {
+	var b strings.Builder
+	b.WriteString("$")
+	for _, s := range p {
+		switch {
+		case s.index >= 0:
+			fmt.Fprintf(&b, "[%d]", s.index)
+		case isIdent(s.key):
+			b.WriteString("." + s.key)
+		default:
+			b.WriteString("[" + strconv.Quote(s.key) + "]")
+		}
+	}
+	return b.String()
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// encode writes v as compact JSON (no HTML escaping, non-ASCII kept as UTF-8).
+func encode(v value) []byte {
+	var b bytes.Buffer
+	encodeTo(&b, v)
+	return b.Bytes()
+}
+
+func encodeTo(b *bytes.Buffer, v value) {
+	switch v := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case Raw:
+		b.WriteString(string(v))
+	case string:
+		b.Write(quote(v))
+	case []value:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			encodeTo(b, e)
+		}
+		b.WriteByte(']')
+	case Obj:
+		b.WriteByte('{')
+		for i, m := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(quote(m.Key))
+			b.WriteByte(':')
+			encodeTo(b, m.Val)
+		}
+		b.WriteByte('}')
+	default:
+		panic(fmt.Sprintf("agreement: cannot encode %T", v))
+	}
+}
+
+func quote(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// replace returns a copy of root with the value at p replaced by v, or removed when del
+// is true. The containers along p must exist (an absent last key is added).
+func replace(root value, p path, v value, del bool) value {
+	if len(p) == 0 {
+		if del {
+			panic("agreement: cannot delete the root")
+		}
+		return v
+	}
+	s := p[0]
+	switch c := root.(type) {
+	case Obj:
+		out := make(Obj, 0, len(c)+1)
+		found := false
+		for _, m := range c {
+			if m.Key == s.key && s.index < 0 {
+				found = true
+				if len(p) == 1 && del {
+					continue
+				}
+				m = Member{m.Key, replace(m.Val, p[1:], v, del)}
+			}
+			out = append(out, m)
+		}
+		if !found {
+			if len(p) != 1 {
+				panic("agreement: no " + s.key + " on the path")
+			}
+			if !del {
+				out = append(out, Member{s.key, v})
+			}
+		}
+		return out
+	case []value:
+		if s.index < 0 || s.index >= len(c) {
+			panic("agreement: bad index on the path")
+		}
+		out := append([]value(nil), c...)
+		if len(p) == 1 && del {
+			return append(out[:s.index], out[s.index+1:]...)
+		}
+		out[s.index] = replace(c[s.index], p[1:], v, del)
+		return out
+	}
+	panic(fmt.Sprintf("agreement: path step %v into %T", s, root))
+}
+
+// lookup returns the value at p in root.
+func lookup(root value, p path) value {
+	for _, s := range p {
+		switch c := root.(type) {
+		case Obj:
+			var next value
+			for _, m := range c {
+				if m.Key == s.key {
+					next = m.Val
+				}
+			}
+			root = next
+		case []value:
+			root = c[s.index]
+		default:
+			return nil
+		}
+	}
+	return root
+}
+
+// ratOf parses a JSON number literal exactly.
+func ratOf(lit string) (*big.Rat, bool) {
+	r, ok := new(big.Rat).SetString(lit)
+	return r, ok
+}
+
+// AjvDomain reports whether every number literal in the JSON text b is in the domain
+// where ajv must agree with the Go decoder and jsonschema/v6 (BRIEF §8): exactly
+// representable as an IEEE-754 double and at most 2^53 in magnitude. ajv parses
+// instance and schema numbers into doubles, so beyond that it rounds the instance (a
+// literal that is no double) or the schema's bounds (int64's 2^63−1 reads as 2^63).
+// Each literal is parsed exactly (big.Rat, cross-checked with big.Float).
+func AjvDomain(b []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return true // io.EOF: the corpus holds only well-formed JSON
+		}
+		n, ok := tok.(json.Number)
+		if !ok {
+			continue
+		}
+		if !exactDouble(string(n)) {
+			return false
+		}
+		if r, _ := ratOf(string(n)); new(big.Rat).Abs(r).Cmp(new(big.Rat).SetInt(two53)) > 0 {
+			return false
+		}
+	}
+}
+
+// exactDouble reports whether the number literal lit is exactly an IEEE-754 double.
+func exactDouble(lit string) bool {
+	r, ok := ratOf(lit)
+	if !ok {
+		return false
+	}
+	f, exact := r.Float64()
+	if !exact {
+		return false
+	}
+	// Cross-check with big.Float: the double's value must equal the literal.
+	bf, _, err := big.ParseFloat(lit, 10, 4096, big.ToNearestEven)
+	if err != nil {
+		return false
+	}
+	return bf.Cmp(new(big.Float).SetFloat64(f)) == 0
+}
