@@ -26,8 +26,12 @@ test: node-tools
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+# Every benchmark (docs/performance.md): generator (internal/synth: load+check, Go,
+# JSON Schema for 100/1,000/10,000 URNs), go build of the generated package
+# (internal/emit/golang BenchmarkGoBuild) and generated code vs map[string]any +
+# encoding/json (examples/events). About 5-10 minutes on 2 cores.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

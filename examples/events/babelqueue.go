@@ -15,6 +15,7 @@ import (
 	"math/big"
 	"net/netip"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -197,21 +198,37 @@ type Message[T any] struct {
 	DeadLetter *DeadLetter
 }
 
-// payload is implemented by every generated message struct (pointer receiver
-// for appendJSON and decodeJSON).
-type payload interface {
-	MessageURN() string
-	Validate() error
-	appendJSON(b []byte) []byte
-	decodeJSON(d *decoder, v *jsonValue, path string)
+// msgRefs points at the fields of a Message[T], so that the non-generic code
+// below does the work once for every message type (generic code is compiled
+// once per message type: the generated package keeps it to Encode).
+type msgRefs struct {
+	urn, traceID *string
+	data         reflect.Value // the Data field (settable)
+	meta         *Meta
+	attempts     *int
+	deadLetter   **DeadLetter
 }
 
-func payloadOf[T any](p *T) (payload, error) {
-	pl, ok := any(p).(payload)
+// refsOf returns the fields of the *Message[T] m.
+func refsOf(m any) msgRefs {
+	v := reflect.ValueOf(m).Elem()
+	return msgRefs{
+		urn:        v.Field(0).Addr().Interface().(*string),
+		traceID:    v.Field(1).Addr().Interface().(*string),
+		data:       v.Field(2),
+		meta:       v.Field(3).Addr().Interface().(*Meta),
+		attempts:   v.Field(4).Addr().Interface().(*int),
+		deadLetter: v.Field(5).Addr().Interface().(**DeadLetter),
+	}
+}
+
+// schemaOf returns the descriptor of the generated type behind the pointer p.
+func schemaOf(p any) (*typeDesc, error) {
+	d, ok := p.(described)
 	if !ok {
 		return nil, fmt.Errorf("babelqueue: %T is not a generated message type", p)
 	}
-	return pl, nil
+	return d.schema(), nil
 }
 
 func malformed(format string, args ...any) error {
@@ -228,46 +245,58 @@ func malformed(format string, args ...any) error {
 // when a consumer would reject the envelope (CONTRACT §6: empty URN, blank
 // trace id; negative attempts); ErrUnsupportedSchemaVersion when
 // Meta.SchemaVersion is not 1.
-func (m *Message[T]) Encode() ([]byte, error) {
-	p, err := payloadOf(&m.Data)
-	if err != nil {
+func (m *Message[T]) Encode() ([]byte, error) { return encodeMessage(m, nil) }
+
+// encodeMessage is Message[T].Encode for the *Message[T] msg; t describes T
+// (nil: ask T's schema method).
+func encodeMessage(msg any, t *typeDesc) ([]byte, error) {
+	m := refsOf(msg)
+	data := m.data
+	if t == nil {
+		var err error
+		if t, err = schemaOf(data.Addr().Interface()); err != nil {
+			return nil, err
+		}
+	}
+	var d decoder
+	validateValue(&d, t, data)
+	if err := d.errs.errOrNil(); err != nil {
 		return nil, err
 	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
+	urn, traceID, attempts, dl := *m.urn, *m.traceID, *m.attempts, *m.deadLetter
+	meta := m.meta
 	switch {
-	case m.URN == "":
+	case urn == "":
 		return nil, malformed("empty URN")
-	case strings.TrimSpace(m.TraceID) == "":
+	case strings.TrimSpace(traceID) == "":
 		return nil, malformed("blank trace_id")
-	case m.Meta.SchemaVersion != 1:
-		return nil, fmt.Errorf("%w: %d", ErrUnsupportedSchemaVersion, m.Meta.SchemaVersion)
-	case m.Attempts < 0:
-		return nil, malformed("negative attempts %d", m.Attempts)
-	case m.DeadLetter != nil && m.DeadLetter.Attempts < 0:
-		return nil, malformed("negative dead_letter.attempts %d", m.DeadLetter.Attempts)
+	case meta.SchemaVersion != 1:
+		return nil, fmt.Errorf("%w: %d", ErrUnsupportedSchemaVersion, meta.SchemaVersion)
+	case attempts < 0:
+		return nil, malformed("negative attempts %d", attempts)
+	case dl != nil && dl.Attempts < 0:
+		return nil, malformed("negative dead_letter.attempts %d", dl.Attempts)
 	}
 	b := make([]byte, 0, 512)
 	b = append(b, `{"job":`...)
-	b = appendString(b, m.URN)
+	b = appendString(b, urn)
 	b = append(b, `,"trace_id":`...)
-	b = appendString(b, m.TraceID)
+	b = appendString(b, traceID)
 	b = append(b, `,"data":`...)
-	b = p.appendJSON(b)
+	b = encodeValue(b, t, data)
 	b = append(b, `,"meta":{"id":`...)
-	b = appendString(b, m.Meta.ID)
+	b = appendString(b, meta.ID)
 	b = append(b, `,"queue":`...)
-	b = appendString(b, m.Meta.Queue)
+	b = appendString(b, meta.Queue)
 	b = append(b, `,"lang":`...)
-	b = appendString(b, m.Meta.Lang)
+	b = appendString(b, meta.Lang)
 	b = append(b, `,"schema_version":`...)
-	b = appendInt(b, int64(m.Meta.SchemaVersion))
+	b = appendInt(b, int64(meta.SchemaVersion))
 	b = append(b, `,"created_at":`...)
-	b = appendTimestamp(b, m.Meta.CreatedAt)
+	b = appendTimestamp(b, meta.CreatedAt)
 	b = append(b, `},"attempts":`...)
-	b = appendInt(b, int64(m.Attempts))
-	if dl := m.DeadLetter; dl != nil {
+	b = appendInt(b, int64(attempts))
+	if dl != nil {
 		b = append(b, `,"dead_letter":{"reason":`...)
 		b = appendString(b, string(dl.Reason))
 		b = append(b, `,"error":`...)
@@ -504,68 +533,28 @@ func decodeDeadLetter(v *jsonValue) (*DeadLetter, error) {
 	return dl, nil
 }
 
-// decodeInto decodes and validates a data tree into *dst; the error is a
+// fill stores the checked envelope in the *Message[T] msg and decodes and
+// validates its data (described by t); the error is a ValidationErrors
+// (ErrInvalidData).
+func (env *envelope) fill(msg any, t *typeDesc) error {
+	m := refsOf(msg)
+	*m.urn, *m.traceID, *m.meta, *m.attempts, *m.deadLetter = env.urn, env.traceID, env.meta, env.attempts, env.deadLetter
+	return decodeTree(env.data, t, m.data)
+}
+
+// decodeMessageInto decodes an envelope whose URN must be urn into the
+// *Message[T] msg (t describes T). Errors: ErrMalformedEnvelope,
+// ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN), or the data's
 // ValidationErrors (ErrInvalidData).
-func decodeInto[T any](v *jsonValue, dst *T) error {
-	p, err := payloadOf(dst)
-	if err != nil {
-		return err
-	}
-	d := &decoder{}
-	p.decodeJSON(d, v, "$")
-	if len(d.errs) > 0 {
-		return d.errs
-	}
-	return p.Validate()
-}
-
-// messageOf builds the typed message from a checked envelope.
-func messageOf[T any](env *envelope) (*Message[T], error) {
-	m := &Message[T]{
-		URN:        env.urn,
-		TraceID:    env.traceID,
-		Meta:       env.meta,
-		Attempts:   env.attempts,
-		DeadLetter: env.deadLetter,
-	}
-	if err := decodeInto(env.data, &m.Data); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// decodeMessage decodes an envelope whose URN must be urn. Errors:
-// ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another
-// URN), or the data's ValidationErrors (ErrInvalidData).
-func decodeMessage[T any](body []byte, urn string) (*Message[T], error) {
+func decodeMessageInto(body []byte, urn string, msg any, t *typeDesc) error {
 	env, err := decodeEnvelope(body)
 	if err != nil {
-		return nil, err
-	}
-	if env.urn != urn {
-		return nil, fmt.Errorf("%w: got %q, want %q", ErrUnknownURN, env.urn, urn)
-	}
-	return messageOf[T](env)
-}
-
-// decodeData strictly parses a bare data object into *dst, decodes and
-// validates it. Every error is a ValidationErrors (ErrInvalidData); a syntax
-// error is reported at $.
-func decodeData[T any](b []byte, dst *T) error {
-	v, err := parseJSON(b)
-	if err != nil {
-		msg := err.Error()
-		if se, ok := asSyntaxError(err); ok {
-			msg = fmt.Sprintf("malformed JSON at byte %d: %s", se.off, se.msg)
-		}
-		return ValidationErrors{{Path: "$", Message: msg}}
-	}
-	var tmp T
-	if err := decodeInto(v, &tmp); err != nil {
 		return err
 	}
-	*dst = tmp
-	return nil
+	if env.urn != urn {
+		return fmt.Errorf("%w: got %q, want %q", ErrUnknownURN, env.urn, urn)
+	}
+	return env.fill(msg, t)
 }
 
 // ---- producing ----
@@ -622,18 +611,17 @@ func newUUIDv4() string {
 	return string(b)
 }
 
-// newMessage validates data and builds a message for urn (CONTRACT §1, §2):
-// trace id from WithTraceID or a fresh UUID v4, meta.id from WithIDSource or
-// a fresh UUID v4 distinct from the trace id, queue from WithQueue or
-// defaultQueue, lang "go", schema_version 1, created_at now in Unix ms,
-// attempts 0.
-func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Message[T], error) {
-	p, err := payloadOf(&data)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
+// initMessage validates the data of the *Message[T] msg (described by t) and
+// fills in the rest for urn (CONTRACT §1, §2): trace id from WithTraceID or a
+// fresh UUID v4, meta.id from WithIDSource or a fresh UUID v4 distinct from
+// the trace id, queue from WithQueue or defaultQueue, lang "go",
+// schema_version 1, created_at now in Unix ms, attempts 0.
+func initMessage(msg any, t *typeDesc, urn, defaultQueue string, opts []Option) error {
+	m := refsOf(msg)
+	var d decoder
+	validateValue(&d, t, m.data)
+	if err := d.errs.errOrNil(); err != nil {
+		return err
 	}
 	o := options{queue: defaultQueue}
 	for _, opt := range opts {
@@ -645,19 +633,19 @@ func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Messag
 		o.queue = defaultQueue
 	}
 	if o.queue == "" {
-		return nil, malformed("%s: no queue (use WithQueue)", urn)
+		return malformed("%s: no queue (use WithQueue)", urn)
 	}
 	trace := o.traceID
 	if trace == "" {
 		trace = newUUIDv4()
 	} else if strings.TrimSpace(trace) == "" {
-		return nil, malformed("blank trace id")
+		return malformed("blank trace id")
 	}
 	var id string
 	if o.newID != nil {
 		id = o.newID()
 		if id == "" || id == trace {
-			return nil, malformed("meta.id %q must be non-empty and differ from the trace id", id)
+			return malformed("meta.id %q must be non-empty and differ from the trace id", id)
 		}
 	} else {
 		for id = newUUIDv4(); id == trace; id = newUUIDv4() {
@@ -667,34 +655,27 @@ func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Messag
 	if o.now != nil {
 		now = o.now
 	}
-	return &Message[T]{
-		URN:     urn,
-		TraceID: trace,
-		Data:    data,
-		Meta: Meta{
-			ID:            id,
-			Queue:         o.queue,
-			Lang:          "go",
-			SchemaVersion: 1,
-			CreatedAt:     TimestampOf(now()),
-		},
-	}, nil
+	*m.urn, *m.traceID = urn, trace
+	*m.meta = Meta{ID: id, Queue: o.queue, Lang: "go", SchemaVersion: 1, CreatedAt: TimestampOf(now())}
+	return nil
 }
 
-// publish encodes m and sends it with p to m.Meta.Queue; it returns
-// m.Meta.ID, or "" and the Encode or Publish error.
-func publish[T any](ctx context.Context, p Publisher, m *Message[T]) (string, error) {
-	body, err := m.Encode()
+// publishMessage encodes the *Message[T] msg (t describes T) and sends it
+// with p to its meta.queue; it returns meta.id, or "" and the Encode or
+// Publish error.
+func publishMessage(ctx context.Context, p Publisher, msg any, t *typeDesc) (string, error) {
+	body, err := encodeMessage(msg, t)
 	if err != nil {
 		return "", err
 	}
 	if p == nil {
 		return "", errors.New("babelqueue: nil Publisher")
 	}
-	if err := p.Publish(ctx, m.Meta.Queue, string(body)); err != nil {
-		return "", fmt.Errorf("publish %s to %q: %w", m.URN, m.Meta.Queue, err)
+	m := refsOf(msg)
+	if err := p.Publish(ctx, m.meta.Queue, string(body)); err != nil {
+		return "", fmt.Errorf("publish %s to %q: %w", *m.urn, m.meta.Queue, err)
 	}
-	return m.Meta.ID, nil
+	return m.meta.ID, nil
 }
 
 // ---- consuming ----
@@ -714,18 +695,10 @@ func NewRouter() *Router {
 	return &Router{handlers: make(map[string]func(context.Context, *envelope) error)}
 }
 
-// handle registers fn for urn, replacing any earlier handler for it.
-func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) error) {
-	h := func(ctx context.Context, env *envelope) error {
-		m, err := messageOf[T](env)
-		if err != nil {
-			return fmt.Errorf("%s: %w", urn, err)
-		}
-		if err := fn(ctx, *m); err != nil {
-			return fmt.Errorf("%s: %w", urn, err)
-		}
-		return nil
-	}
+// register makes h the handler of urn, replacing any earlier one. h decodes
+// the envelope into its message type (envelope.fill) and calls the typed
+// handler; Dispatch wraps its errors with the URN.
+func (r *Router) register(urn string, h func(context.Context, *envelope) error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.handlers == nil {
@@ -751,7 +724,10 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 	if h == nil {
 		return fmt.Errorf("%w: no handler for %q", ErrUnknownURN, env.urn)
 	}
-	return h(ctx, env)
+	if err := h(ctx, env); err != nil {
+		return fmt.Errorf("%s: %w", env.urn, err)
+	}
+	return nil
 }
 
 // DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason
@@ -809,24 +785,27 @@ func checkPattern(e *ValidationErrors, path, s string, re *regexp.Regexp) {
 // does; the UUID type itself is stricter, see checkUUID). Other formats are
 // annotations and are not checked.
 func checkFormat(e *ValidationErrors, path, s, format string) {
-	var err error
-	switch format {
-	case "email":
-		err = formatEmail(s)
-	case "uri":
-		err = formatURI(s)
-	case "date":
-		err = formatDate(s)
-	case "date-time":
-		err = formatDateTime(s)
-	case "uuid":
-		err = formatUUID(s)
-	default:
-		return
-	}
-	if err != nil {
+	if err := formatError(format, s); err != nil {
 		addErr(e, path, fmt.Sprintf("is not a valid %q: %v", format, err))
 	}
+}
+
+// formatError returns why s is not a valid format, or nil (also for the
+// formats that are annotations only).
+func formatError(format, s string) error {
+	switch format {
+	case "email":
+		return formatEmail(s)
+	case "uri":
+		return formatURI(s)
+	case "date":
+		return formatDate(s)
+	case "date-time":
+		return formatDateTime(s)
+	case "uuid":
+		return formatUUID(s)
+	}
+	return nil
 }
 
 // checkIntMin checks v >= min (v > min when exclusive).
@@ -1328,7 +1307,10 @@ func (e *syntaxError) Unwrap() error { return ErrMalformedEnvelope }
 // object keys, nesting deeper than maxJSONDepth and numbers that overflow a
 // float64 (BRIEF §8). Errors wrap ErrMalformedEnvelope.
 func parseJSON(b []byte) (*jsonValue, error) {
-	p := &parser{b: b}
+	p := &parser{b: b, src: string(b)}
+	// One slab each for a typical document: about one node per 12 bytes.
+	p.nodes = make([]jsonValue, 0, min(max(len(b)/12, 16), 1024))
+	p.members = make([]jsonMember, 0, min(max(len(b)/20, 16), 1024))
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -1341,9 +1323,49 @@ func parseJSON(b []byte) (*jsonValue, error) {
 	return v, nil
 }
 
+// parser reads b; src is the same bytes as one string, so that the strings
+// and numbers without escapes are substrings of it (no allocation). Nodes,
+// members and elements come from slabs, and are collected on shared stacks
+// before being copied into exact-size slices.
 type parser struct {
-	b []byte
-	i int
+	b   []byte
+	src string
+	i   int
+
+	nodes   []jsonValue
+	members []jsonMember
+	elems   []*jsonValue
+	mstack  []jsonMember
+	astack  []*jsonValue
+}
+
+// node returns a fresh node from the slab.
+func (p *parser) node(v jsonValue) *jsonValue {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]jsonValue, 0, min(max(2*cap(p.nodes), 16), 1024))
+	}
+	p.nodes = append(p.nodes, v)
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// memberSlice copies ms into an exact-size slice from the member slab.
+func (p *parser) memberSlice(ms []jsonMember) []jsonMember {
+	if len(ms) > cap(p.members)-len(p.members) {
+		p.members = make([]jsonMember, 0, max(len(ms), min(max(2*cap(p.members), 32), 1024)))
+	}
+	n := len(p.members)
+	p.members = append(p.members, ms...)
+	return p.members[n:len(p.members):len(p.members)]
+}
+
+// elemSlice copies es into an exact-size slice from the element slab.
+func (p *parser) elemSlice(es []*jsonValue) []*jsonValue {
+	if len(es) > cap(p.elems)-len(p.elems) {
+		p.elems = make([]*jsonValue, 0, max(len(es), min(max(2*cap(p.elems), 32), 1024)))
+	}
+	n := len(p.elems)
+	p.elems = append(p.elems, es...)
+	return p.elems[n:len(p.elems):len(p.elems)]
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -1394,20 +1416,20 @@ func (p *parser) value(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &jsonValue{kind: jsonString, str: s}, nil
+		return p.node(jsonValue{kind: jsonString, str: s}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
 		if p.literal("true") {
-			return &jsonValue{kind: jsonBool, boolean: true}, nil
+			return p.node(jsonValue{kind: jsonBool, boolean: true}), nil
 		}
 	case c == 'f':
 		if p.literal("false") {
-			return &jsonValue{kind: jsonBool}, nil
+			return p.node(jsonValue{kind: jsonBool}), nil
 		}
 	case c == 'n':
 		if p.literal("null") {
-			return &jsonValue{kind: jsonNull}, nil
+			return p.node(jsonValue{kind: jsonNull}), nil
 		}
 	}
 	return nil, p.errf("unexpected %s, expected a value", p.describe())
@@ -1418,12 +1440,14 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '{'
-	v := &jsonValue{kind: jsonObject, obj: []jsonMember{}}
+	v := p.node(jsonValue{kind: jsonObject, obj: []jsonMember{}})
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == '}' {
 		p.i++
 		return v, nil
 	}
+	base := len(p.mstack)
+	defer func() { p.mstack = p.mstack[:base] }()
 	var seen map[string]struct{}
 	for {
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
@@ -1434,9 +1458,9 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(v.obj) >= 8 && seen == nil {
+		if len(p.mstack)-base >= 32 && seen == nil {
 			seen = make(map[string]struct{}, 16)
-			for _, m := range v.obj {
+			for _, m := range p.mstack[base:] {
 				seen[m.key] = struct{}{}
 			}
 		}
@@ -1445,7 +1469,7 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 			_, dup = seen[key]
 			seen[key] = struct{}{}
 		} else {
-			for _, m := range v.obj {
+			for _, m := range p.mstack[base:] {
 				if m.key == key {
 					dup = true
 					break
@@ -1465,7 +1489,7 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.obj = append(v.obj, jsonMember{key: key, val: val})
+		p.mstack = append(p.mstack, jsonMember{key: key, val: val})
 		p.skipSpace()
 		if p.i >= len(p.b) {
 			return nil, p.errf("unexpected end of input, expected ',' or '}'")
@@ -1476,6 +1500,7 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case '}':
 			p.i++
+			v.obj = p.memberSlice(p.mstack[base:])
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or '}'", p.describe())
@@ -1488,18 +1513,20 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '['
-	v := &jsonValue{kind: jsonArray, arr: []*jsonValue{}}
+	v := p.node(jsonValue{kind: jsonArray, arr: []*jsonValue{}})
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
 		return v, nil
 	}
+	base := len(p.astack)
+	defer func() { p.astack = p.astack[:base] }()
 	for {
 		val, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		v.arr = append(v.arr, val)
+		p.astack = append(p.astack, val)
 		p.skipSpace()
 		if p.i >= len(p.b) {
 			return nil, p.errf("unexpected end of input, expected ',' or ']'")
@@ -1510,6 +1537,7 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case ']':
 			p.i++
+			v.arr = p.elemSlice(p.astack[base:])
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or ']'", p.describe())
@@ -1555,11 +1583,27 @@ func (p *parser) number() (*jsonValue, error) {
 			p.i++
 		}
 	}
-	lit := string(p.b[start:p.i])
-	if _, err := strconv.ParseFloat(lit, 64); err != nil {
-		return nil, &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
+	lit := p.src[start:p.i]
+	if !smallNumber(lit) {
+		if _, err := strconv.ParseFloat(lit, 64); err != nil {
+			return nil, &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
+		}
 	}
-	return &jsonValue{kind: jsonNumber, str: lit}, nil
+	return p.node(jsonValue{kind: jsonNumber, str: lit}), nil
+}
+
+// smallNumber reports whether lit (a valid JSON number) is a plain integer of at
+// most 15 digits, which always fits a float64.
+func smallNumber(lit string) bool {
+	if len(lit) > 16 {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		if c := lit[i]; !isDigit(c) && !(i == 0 && c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // abbreviate shortens s for error messages.
@@ -1608,7 +1652,7 @@ func (p *parser) string() (string, error) {
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		if c == '"' {
-			s := string(p.b[start:p.i])
+			s := p.src[start:p.i]
 			p.i++
 			return s, nil
 		}
@@ -1706,6 +1750,7 @@ func (p *parser) string() (string, error) {
 // values. Every method that fails appends to errs and returns ok=false.
 type decoder struct {
 	errs ValidationErrors
+	path []pathElem // where the table-driven codec is (see at)
 }
 
 // fail records a decoding error at path.
@@ -2132,4 +2177,601 @@ func asSyntaxError(err error) (*syntaxError, bool) {
 	var se *syntaxError
 	ok := errors.As(err, &se)
 	return se, ok
+}
+
+// ---- table-driven codec ----
+//
+// Every generated type is described by a package-level typeDesc: static data
+// (the compiler lays it out at build time, no init code) that the functions
+// below interpret with reflect to decode, validate and encode values. The
+// generated code itself is only struct declarations, descriptors and
+// one-line methods, which keeps large registries cheap to build.
+
+// descKind is the shape of a described value.
+type descKind uint8
+
+const (
+	kString    descKind = iota // string (or a named type over string)
+	kInt64                     // int64
+	kInt32                     // int32
+	kInt64Str                  // int64 carried as a canonical decimal JSON string
+	kInt32Str                  // int32 carried as a canonical decimal JSON string
+	kFloat64                   // float64
+	kBool                      // bool
+	kMoney                     // Money
+	kTimestamp                 // Timestamp
+	kUUID                      // UUID
+	kObject                    // struct: fields
+	kArray                     // slice: elem
+	kMap                       // map[string]T: elem
+	kNamed                     // the registry type namedTypes[ref]
+	kDesc                      // the declared type described by *elem
+)
+
+// descFlags are the optional parts of a typeDesc.
+type descFlags uint16
+
+const (
+	fNullable descFlags = 1 << iota // the Go value is Nullable[T]
+	fChecked                        // validation may find something
+	fClosed                         // object: unknown keys are errors
+	fMin                            // lo is a lower bound (length, items or integer value)
+	fMax                            // hi is an upper bound
+	fExclMin                        // the integer lower bound lo is exclusive
+	fExclMax                        // the integer upper bound hi is exclusive
+	fFMin                           // number: flo is a lower bound
+	fFMax                           // number: fhi is an upper bound
+	fFExclMin                       // number: flo is exclusive
+	fFExclMax                       // number: fhi is exclusive
+	fUnique                         // array: uniqueItems
+)
+
+// typeDesc describes the Go value of one schema.
+type typeDesc struct {
+	kind    descKind
+	flags   descFlags
+	lo, hi  int64           // length, item-count or integer bounds (see flags)
+	flo     float64         // number lower bound
+	fhi     float64         // number upper bound
+	format  string          // string format asserted (email, uri, date, date-time, uuid)
+	pattern **regexp.Regexp // string pattern (a package-level compiled regexp)
+	enum    []string        // string enum values
+	enumInt []int64         // integer enum values
+	fields  []fieldDesc     // object properties, in struct field order
+	elem    *typeDesc       // array items, map values
+	ref     int             // kNamed: index in namedTypes
+}
+
+// fieldDesc is one object property: the struct field of the same index.
+type fieldDesc struct {
+	key      string
+	required bool
+	typ      typeDesc
+}
+
+// namedTypes are the descriptors of the registry's named types, set by the
+// generated types.go; kNamed descriptors refer to them by index (so that
+// recursive types need no initialization cycle).
+var namedTypes []typeDesc
+
+// described is implemented by every generated struct type: the descriptor of
+// its value.
+type described interface {
+	schema() *typeDesc
+}
+
+// resolve follows kNamed and kDesc descriptors (the nullability of the use site is
+// kept by the caller).
+func resolve(t *typeDesc) *typeDesc {
+	for {
+		switch t.kind {
+		case kNamed:
+			t = &namedTypes[t.ref]
+		case kDesc:
+			t = t.elem
+		default:
+			return t
+		}
+	}
+}
+
+// pathElem is one step of the path of the value being decoded or validated:
+// an object key, or an array index when key is "" and index >= 0.
+type pathElem struct {
+	key   string
+	index int
+}
+
+// at returns the current JSON path as a string; only errors need it.
+func (d *decoder) at() string {
+	p := "$"
+	for _, e := range d.path {
+		if e.index >= 0 {
+			p = pathIndex(p, e.index)
+		} else {
+			p = pathKey(p, e.key)
+		}
+	}
+	return p
+}
+
+func (d *decoder) pushKey(k string) {
+	if d.path == nil {
+		d.path = make([]pathElem, 0, 16)
+	}
+	d.path = append(d.path, pathElem{key: k, index: -1})
+}
+
+func (d *decoder) pushIndex(i int) {
+	if d.path == nil {
+		d.path = make([]pathElem, 0, 16)
+	}
+	d.path = append(d.path, pathElem{index: i})
+}
+func (d *decoder) pop() { d.path = d.path[:len(d.path)-1] }
+
+// ---- decoding ----
+
+// decodeValue decodes j into v (settable, of t's Go type), recording errors in d.
+func decodeValue(d *decoder, t *typeDesc, v reflect.Value, j *jsonValue) {
+	if t.flags&fNullable != 0 {
+		if j.kind == jsonNull {
+			v.SetZero()
+			return
+		}
+		v.Field(1).SetBool(true)
+		v = v.Field(0)
+	}
+	t = resolve(t)
+	switch t.kind {
+	case kString, kUUID:
+		if j.kind != jsonString {
+			d.mismatch(j, d.at(), "string")
+			return
+		}
+		v.SetString(j.str)
+	case kInt64, kInt32, kTimestamp:
+		if j.kind == jsonNumber {
+			if n, verdict := exactInt64(j.str); verdict == intOK && (t.kind != kInt32 || n == int64(int32(n))) {
+				v.SetInt(n)
+				return
+			}
+		}
+		if t.kind == kInt32 {
+			d.int32(j, d.at())
+		} else {
+			d.int64(j, d.at())
+		}
+	case kInt64Str, kInt32Str:
+		if j.kind == jsonString {
+			if n, ok := parseCanonicalInt(j.str); ok && (t.kind != kInt32Str || n == int64(int32(n))) {
+				v.SetInt(n)
+				return
+			}
+		}
+		decodeIntStringSlow(d, t, j, d.at())
+	case kFloat64:
+		if j.kind == jsonNumber {
+			if f, err := strconv.ParseFloat(j.str, 64); err == nil {
+				v.SetFloat(f)
+				return
+			}
+		}
+		d.float64(j, d.at())
+	case kBool:
+		if j.kind != jsonBool {
+			d.mismatch(j, d.at(), "boolean")
+			return
+		}
+		v.SetBool(j.boolean)
+	case kMoney:
+		if m, ok := moneyFast(j); ok {
+			v.Field(0).SetInt(m.Amount)
+			v.Field(1).SetString(m.Currency)
+			return
+		}
+		d.money(j, d.at())
+	case kObject:
+		decodeObject(d, t, v, j)
+	case kArray:
+		if j.kind != jsonArray {
+			d.mismatch(j, d.at(), "array")
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), len(j.arr), len(j.arr))
+		for i, it := range j.arr {
+			d.pushIndex(i)
+			decodeValue(d, t.elem, s.Index(i), it)
+			d.pop()
+		}
+		v.Set(s)
+	case kMap:
+		if j.kind != jsonObject {
+			d.mismatch(j, d.at(), "object")
+			return
+		}
+		typ := v.Type()
+		m := reflect.MakeMapWithSize(typ, len(j.obj))
+		key := reflect.New(typ.Key()).Elem()
+		val := reflect.New(typ.Elem()).Elem()
+		for _, mem := range j.obj {
+			val.SetZero()
+			d.pushKey(mem.key)
+			decodeValue(d, t.elem, val, mem.val)
+			d.pop()
+			key.SetString(mem.key)
+			m.SetMapIndex(key, val)
+		}
+		v.Set(m)
+	}
+}
+
+// moneyFast decodes a well-formed money object; ok=false sends the caller to
+// decoder.money for the diagnostics.
+func moneyFast(j *jsonValue) (m Money, ok bool) {
+	if j.kind != jsonObject || len(j.obj) != 2 {
+		return m, false
+	}
+	var has [2]bool
+	for _, mem := range j.obj {
+		switch {
+		case mem.key == "amount" && mem.val.kind == jsonNumber:
+			n, verdict := exactInt64(mem.val.str)
+			if verdict != intOK {
+				return m, false
+			}
+			m.Amount, has[0] = n, true
+		case mem.key == "currency" && mem.val.kind == jsonString:
+			m.Currency, has[1] = mem.val.str, true
+		default:
+			return m, false
+		}
+	}
+	return m, has[0] && has[1]
+}
+
+// decodeIntStringSlow reports why j is not an acceptable integer string.
+func decodeIntStringSlow(d *decoder, t *typeDesc, j *jsonValue, path string) {
+	n, ok := d.int64String(j, path)
+	if ok && t.kind == kInt32Str && n != int64(int32(n)) {
+		d.fail(path, "integer out of int32 range")
+	}
+}
+
+// decodeObject decodes the members of j into the struct v.
+func decodeObject(d *decoder, t *typeDesc, v reflect.Value, j *jsonValue) {
+	if j.kind != jsonObject {
+		d.mismatch(j, d.at(), "object")
+		return
+	}
+	var seenBuf [64]bool
+	seen := seenBuf[:0]
+	if len(t.fields) <= len(seenBuf) {
+		seen = seenBuf[:len(t.fields)]
+	} else {
+		seen = make([]bool, len(t.fields))
+	}
+	next := 0 // members usually come in field order
+	for _, mem := range j.obj {
+		i := -1
+		if next < len(t.fields) && t.fields[next].key == mem.key {
+			i = next
+		} else {
+			for k := range t.fields {
+				if t.fields[k].key == mem.key {
+					i = k
+					break
+				}
+			}
+		}
+		if i < 0 {
+			if t.flags&fClosed != 0 {
+				d.unknown(d.at(), mem.key)
+			}
+			continue
+		}
+		next = i + 1
+		seen[i] = true
+		f := &t.fields[i]
+		fv := v.Field(i)
+		if fv.Kind() == reflect.Pointer {
+			nv := reflect.New(fv.Type().Elem())
+			fv.Set(nv)
+			fv = nv.Elem()
+		}
+		d.pushKey(f.key)
+		decodeValue(d, &f.typ, fv, mem.val)
+		d.pop()
+	}
+	for i := range t.fields {
+		if t.fields[i].required && !seen[i] {
+			d.missing(d.at(), t.fields[i].key)
+		}
+	}
+}
+
+// ---- validation ----
+
+// validateValue appends the violations of v (of t's Go type) to e.
+func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
+	e := &d.errs
+	if t.flags&fChecked == 0 {
+		return
+	}
+	if t.flags&fNullable != 0 {
+		if !v.Field(1).Bool() {
+			return
+		}
+		v = v.Field(0)
+	}
+	t = resolve(t)
+	switch t.kind {
+	case kString:
+		s := v.String()
+		if t.flags&(fMin|fMax) != 0 {
+			n := int64(utf8.RuneCountInString(s))
+			if (t.flags&fMin != 0 && n < t.lo) || (t.flags&fMax != 0 && n > t.hi) {
+				checkLength(e, d.at(), s, int(bound(t, fMin, t.lo)), int(bound(t, fMax, t.hi)))
+			}
+		}
+		if t.pattern != nil && !(*t.pattern).MatchString(s) {
+			checkPattern(e, d.at(), s, *t.pattern)
+		}
+		if t.format != "" && formatError(t.format, s) != nil {
+			checkFormat(e, d.at(), s, t.format)
+		}
+		if t.enum != nil && !slices.Contains(t.enum, s) {
+			checkEnum(e, d.at(), false)
+		}
+	case kInt64, kInt32, kInt64Str, kInt32Str:
+		n := v.Int()
+		if t.flags&fMin != 0 {
+			if excl := t.flags&fExclMin != 0; n < t.lo || (excl && n == t.lo) {
+				checkIntMin(e, d.at(), n, t.lo, excl)
+			}
+		}
+		if t.flags&fMax != 0 {
+			if excl := t.flags&fExclMax != 0; n > t.hi || (excl && n == t.hi) {
+				checkIntMax(e, d.at(), n, t.hi, excl)
+			}
+		}
+		if t.enumInt != nil && !slices.Contains(t.enumInt, n) {
+			checkEnum(e, d.at(), false)
+		}
+	case kFloat64:
+		validateFloat(d, t, v.Float())
+	case kMoney:
+		m := Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()}
+		if m.Amount > maxSafeInteger || m.Amount < -maxSafeInteger || !isCurrency(m.Currency) {
+			checkMoney(e, d.at(), m)
+		}
+	case kTimestamp:
+		if n := v.Int(); n > maxTimestamp || n < -maxTimestamp {
+			checkTimestamp(e, d.at(), Timestamp(n))
+		}
+	case kUUID:
+		if s := v.String(); !isCanonicalUUID(s) {
+			checkUUID(e, d.at(), UUID(s))
+		}
+	case kObject:
+		for i := range t.fields {
+			f := &t.fields[i]
+			if f.typ.flags&fChecked == 0 {
+				continue
+			}
+			fv := v.Field(i)
+			switch fv.Kind() {
+			case reflect.Pointer:
+				if fv.IsNil() {
+					continue
+				}
+				fv = fv.Elem()
+			case reflect.Slice, reflect.Map:
+				if !f.required && fv.IsNil() {
+					continue
+				}
+			}
+			d.pushKey(f.key)
+			validateValue(d, &f.typ, fv)
+			d.pop()
+		}
+	case kArray:
+		n := int64(v.Len())
+		if (t.flags&fMin != 0 && n < t.lo) || (t.flags&fMax != 0 && n > t.hi) {
+			checkItems(e, d.at(), int(n), int(bound(t, fMin, t.lo)), int(bound(t, fMax, t.hi)))
+		}
+		if t.flags&fUnique != 0 && n > 1 {
+			checkUniqueValues(d, t.elem, v)
+		}
+		if t.elem.flags&fChecked != 0 {
+			for i := 0; i < int(n); i++ {
+				d.pushIndex(i)
+				validateValue(d, t.elem, v.Index(i))
+				d.pop()
+			}
+		}
+	case kMap:
+		if t.elem.flags&fChecked != 0 && v.Len() > 0 {
+			keys := v.MapKeys()
+			slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+			for _, k := range keys {
+				d.pushKey(k.String())
+				validateValue(d, t.elem, v.MapIndex(k))
+				d.pop()
+			}
+		}
+	}
+}
+
+// bound returns b when t has flag f, else -1 (no bound).
+func bound(t *typeDesc, f descFlags, b int64) int64 {
+	if t.flags&f == 0 {
+		return -1
+	}
+	return b
+}
+
+func validateFloat(d *decoder, t *typeDesc, f float64) {
+	e := &d.errs
+	if f-f != 0 { // NaN or ±Inf
+		checkFinite(e, d.at(), f)
+	}
+	if t.flags&fFMin != 0 {
+		excl := t.flags&fFExclMin != 0
+		if (excl && !(f > t.flo)) || (!excl && !(f >= t.flo)) {
+			checkFloatMin(e, d.at(), f, t.flo, excl)
+		}
+	}
+	if t.flags&fFMax != 0 {
+		excl := t.flags&fFExclMax != 0
+		if (excl && !(f < t.fhi)) || (!excl && !(f <= t.fhi)) {
+			checkFloatMax(e, d.at(), f, t.fhi, excl)
+		}
+	}
+}
+
+func isCurrency(c string) bool {
+	return len(c) == 3 && c[0] >= 'A' && c[0] <= 'Z' && c[1] >= 'A' && c[1] <= 'Z' && c[2] >= 'A' && c[2] <= 'Z'
+}
+
+// checkUniqueValues checks uniqueItems on the slice v: no two items with equal
+// canonical JSON encodings (-0 and 0 equal, as JSON Schema says).
+func checkUniqueValues(d *decoder, t *typeDesc, v reflect.Value) {
+	seen := make(map[string]int, v.Len())
+	var buf []byte
+	for i := 0; i < v.Len(); i++ {
+		buf = canonicalZero(encodeValue(buf[:0], t, v.Index(i)))
+		if j, dup := seen[string(buf)]; dup {
+			addErr(&d.errs, d.at(), "items at index "+itoa(j)+" and "+itoa(i)+" are equal")
+			return
+		}
+		seen[string(buf)] = i
+	}
+}
+
+// ---- encoding ----
+
+// encodeValue appends the JSON of v (of t's Go type) to b.
+func encodeValue(b []byte, t *typeDesc, v reflect.Value) []byte {
+	if t.flags&fNullable != 0 {
+		if !v.Field(1).Bool() {
+			return append(b, "null"...)
+		}
+		v = v.Field(0)
+	}
+	t = resolve(t)
+	switch t.kind {
+	case kString, kUUID:
+		return appendString(b, v.String())
+	case kInt64, kInt32, kTimestamp:
+		return appendInt(b, v.Int())
+	case kInt64Str, kInt32Str:
+		return appendIntString(b, v.Int())
+	case kFloat64:
+		return appendFloat(b, v.Float())
+	case kBool:
+		return appendBool(b, v.Bool())
+	case kMoney:
+		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
+	case kObject:
+		b = append(b, '{')
+		first := true
+		for i := range t.fields {
+			f := &t.fields[i]
+			fv := v.Field(i)
+			switch fv.Kind() {
+			case reflect.Pointer:
+				if fv.IsNil() {
+					continue
+				}
+				fv = fv.Elem()
+			case reflect.Slice, reflect.Map:
+				if !f.required && fv.IsNil() {
+					continue
+				}
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendKey(b, f.key)
+			b = encodeValue(b, &f.typ, fv)
+		}
+		return append(b, '}')
+	case kArray:
+		b = append(b, '[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = encodeValue(b, t.elem, v.Index(i))
+		}
+		return append(b, ']')
+	case kMap:
+		b = append(b, '{')
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendKey(b, k.String())
+			b = encodeValue(b, t.elem, v.MapIndex(k))
+		}
+		return append(b, '}')
+	}
+	return b
+}
+
+// ---- entry points of the generated methods ----
+
+// validateAny validates *x (x is a pointer to t's Go type); the error is a
+// ValidationErrors or nil.
+func validateAny(x any, t *typeDesc) error {
+	var d decoder
+	validateValue(&d, t, reflect.ValueOf(x).Elem())
+	return d.errs.errOrNil()
+}
+
+// marshalAny returns the compact JSON of *x (x is a pointer to t's Go type).
+func marshalAny(x any, t *typeDesc) ([]byte, error) {
+	return encodeValue(nil, t, reflect.ValueOf(x).Elem()), nil
+}
+
+// unmarshalAny strictly parses b, decodes it into a fresh value, validates it
+// and only then stores it in *x: on error *x is unchanged. Every error is a
+// ValidationErrors (ErrInvalidData); a syntax error is reported at $.
+func unmarshalAny(b []byte, x any, t *typeDesc) error {
+	j, err := parseJSON(b)
+	if err != nil {
+		return ValidationErrors{{Path: "$", Message: syntaxMessage(err)}}
+	}
+	dst := reflect.ValueOf(x).Elem()
+	tmp := reflect.New(dst.Type()).Elem()
+	if err := decodeTree(j, t, tmp); err != nil {
+		return err
+	}
+	dst.Set(tmp)
+	return nil
+}
+
+// decodeTree decodes and validates the tree j into v.
+func decodeTree(j *jsonValue, t *typeDesc, v reflect.Value) error {
+	var d decoder
+	decodeValue(&d, t, v, j)
+	if len(d.errs) > 0 {
+		return d.errs
+	}
+	validateValue(&d, t, v)
+	return d.errs.errOrNil()
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// syntaxMessage is the message of a parse error reported at $ for bare data.
+func syntaxMessage(err error) string {
+	if se, ok := asSyntaxError(err); ok {
+		return "malformed JSON at byte " + itoa(se.off) + ": " + se.msg
+	}
+	return err.Error()
 }

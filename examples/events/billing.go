@@ -4,6 +4,16 @@ package events
 
 import "context"
 
+// tdBillingInvoiceRequested describes BillingInvoiceRequested to the runtime's table-driven codec.
+var tdBillingInvoiceRequested = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "invoice_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "due_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "fx_rate", typ: typeDesc{kind: kFloat64, flags: fChecked | fFMin | fFExclMin | fFMax, flo: 0, fhi: 1e+06}},
+	{key: "ledger_entry", typ: typeDesc{kind: kInt64Str}},
+}}
+
 // BillingInvoiceRequested is the data of the command urn:babel:billing:invoice.requested.
 //
 // Produce an invoice for an order.
@@ -28,105 +38,26 @@ type BillingInvoiceRequested struct {
 	LedgerEntry *int64 `json:"ledger_entry,omitempty"`
 }
 
-// MessageURN returns "urn:babel:billing:invoice.requested".
-func (BillingInvoiceRequested) MessageURN() string {
-	return BillingInvoiceRequestedURN
+// schema returns the descriptor of BillingInvoiceRequested (Message.Encode uses it).
+func (*BillingInvoiceRequested) schema() *typeDesc {
+	return &tdBillingInvoiceRequested
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x BillingInvoiceRequested) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdBillingInvoiceRequested)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x BillingInvoiceRequested) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdBillingInvoiceRequested)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *BillingInvoiceRequested) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *BillingInvoiceRequested) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"invoice_id":`...)
-	b = appendUUID(b, x.InvoiceID)
-	b = append(b, `,"order_id":`...)
-	b = appendInt(b, x.OrderID)
-	b = append(b, `,"amount":`...)
-	b = appendMoney(b, x.Amount)
-	b = append(b, `,"due_at":`...)
-	b = appendTimestamp(b, x.DueAt)
-	if x.FxRate != nil {
-		b = append(b, `,"fx_rate":`...)
-		b = appendFloat(b, *x.FxRate)
-	}
-	if x.LedgerEntry != nil {
-		b = append(b, `,"ledger_entry":`...)
-		b = appendIntString(b, *x.LedgerEntry)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *BillingInvoiceRequested) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = BillingInvoiceRequested{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [4]bool
-	for _, m := range members {
-		switch m.key {
-		case "invoice_id":
-			seen[0] = true
-			x.InvoiceID, _ = d.uuid(m.val, pathKey(path, "invoice_id"))
-		case "order_id":
-			seen[1] = true
-			x.OrderID, _ = d.int64(m.val, pathKey(path, "order_id"))
-		case "amount":
-			seen[2] = true
-			x.Amount, _ = d.money(m.val, pathKey(path, "amount"))
-		case "due_at":
-			seen[3] = true
-			x.DueAt, _ = d.timestamp(m.val, pathKey(path, "due_at"))
-		case "fx_rate":
-			x.FxRate = new(float64)
-			*x.FxRate, _ = d.float64(m.val, pathKey(path, "fx_rate"))
-		case "ledger_entry":
-			x.LedgerEntry = new(int64)
-			*x.LedgerEntry, _ = d.int64String(m.val, pathKey(path, "ledger_entry"))
-		}
-	}
-	for i, k := range [...]string{"invoice_id", "order_id", "amount", "due_at"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *BillingInvoiceRequested) validate(e *ValidationErrors, path string) {
-	checkUUID(e, pathKey(path, "invoice_id"), x.InvoiceID)
-	{
-		p0 := pathKey(path, "order_id")
-		checkIntMin(e, p0, x.OrderID, 1, false)
-		checkIntMax(e, p0, x.OrderID, 9007199254740991, false)
-	}
-	checkMoney(e, pathKey(path, "amount"), x.Amount)
-	checkTimestamp(e, pathKey(path, "due_at"), x.DueAt)
-	if x.FxRate != nil {
-		p0 := pathKey(path, "fx_rate")
-		checkFinite(e, p0, *x.FxRate)
-		checkFloatMin(e, p0, *x.FxRate, 0, true)
-		checkFloatMax(e, p0, *x.FxRate, 1e+06, false)
-	}
+	return unmarshalAny(b, x, &tdBillingInvoiceRequested)
 }
 
 // BillingInvoiceRequestedURN is the URN of BillingInvoiceRequested.
@@ -135,7 +66,11 @@ const BillingInvoiceRequestedURN = "urn:babel:billing:invoice.requested"
 // NewBillingInvoiceRequested validates data and builds a urn:babel:billing:invoice.requested message: a fresh
 // trace id (or the one of WithTraceID), queue "billing" unless WithQueue says otherwise.
 func NewBillingInvoiceRequested(data BillingInvoiceRequested, opts ...Option) (*Message[BillingInvoiceRequested], error) {
-	return newMessage(BillingInvoiceRequestedURN, "billing", data, opts)
+	m := &Message[BillingInvoiceRequested]{Data: data}
+	if err := initMessage(m, &tdBillingInvoiceRequested, BillingInvoiceRequestedURN, "billing", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishBillingInvoiceRequested builds a urn:babel:billing:invoice.requested message with NewBillingInvoiceRequested
@@ -145,14 +80,18 @@ func PublishBillingInvoiceRequested(ctx context.Context, p Publisher, data Billi
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdBillingInvoiceRequested)
 }
 
 // DecodeBillingInvoiceRequested decodes a urn:babel:billing:invoice.requested envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeBillingInvoiceRequested(body []byte) (*Message[BillingInvoiceRequested], error) {
-	return decodeMessage[BillingInvoiceRequested](body, BillingInvoiceRequestedURN)
+	m := new(Message[BillingInvoiceRequested])
+	if err := decodeMessageInto(body, BillingInvoiceRequestedURN, m, &tdBillingInvoiceRequested); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // BillingInvoiceRequestedHandler handles urn:babel:billing:invoice.requested messages.
@@ -171,8 +110,25 @@ func (fn BillingInvoiceRequestedHandlerFunc) HandleBillingInvoiceRequested(ctx c
 
 // HandleBillingInvoiceRequested routes urn:babel:billing:invoice.requested messages to h, replacing any earlier handler.
 func (r *Router) HandleBillingInvoiceRequested(h BillingInvoiceRequestedHandler) {
-	handle(r, BillingInvoiceRequestedURN, h.HandleBillingInvoiceRequested)
+	r.register(BillingInvoiceRequestedURN, func(ctx context.Context, env *envelope) error {
+		var m Message[BillingInvoiceRequested]
+		if err := env.fill(&m, &tdBillingInvoiceRequested); err != nil {
+			return err
+		}
+		return h.HandleBillingInvoiceRequested(ctx, m)
+	})
 }
+
+// tdBillingPaymentCaptured describes BillingPaymentCaptured to the runtime's table-driven codec.
+var tdBillingPaymentCaptured = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "payment_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "captured_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "method", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdBillingPaymentCapturedMethod}},
+	{key: "card_last4", typ: typeDesc{kind: kString, flags: fNullable | fChecked, pattern: &pattern0}},
+	{key: "gateway_reference", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 64}},
+}}
 
 // BillingPaymentCaptured is the data of the event urn:babel:billing:payment.captured.
 //
@@ -198,122 +154,26 @@ type BillingPaymentCaptured struct {
 	GatewayReference *string `json:"gateway_reference,omitempty"`
 }
 
-// MessageURN returns "urn:babel:billing:payment.captured".
-func (BillingPaymentCaptured) MessageURN() string {
-	return BillingPaymentCapturedURN
+// schema returns the descriptor of BillingPaymentCaptured (Message.Encode uses it).
+func (*BillingPaymentCaptured) schema() *typeDesc {
+	return &tdBillingPaymentCaptured
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x BillingPaymentCaptured) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdBillingPaymentCaptured)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x BillingPaymentCaptured) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdBillingPaymentCaptured)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *BillingPaymentCaptured) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *BillingPaymentCaptured) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"payment_id":`...)
-	b = appendUUID(b, x.PaymentID)
-	b = append(b, `,"order_id":`...)
-	b = appendInt(b, x.OrderID)
-	b = append(b, `,"amount":`...)
-	b = appendMoney(b, x.Amount)
-	b = append(b, `,"captured_at":`...)
-	b = appendTimestamp(b, x.CapturedAt)
-	b = append(b, `,"method":`...)
-	b = x.Method.appendJSON(b)
-	if x.CardLast4 != nil {
-		b = append(b, `,"card_last4":`...)
-		if x.CardLast4.Valid {
-			b = appendString(b, x.CardLast4.Value)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	if x.GatewayReference != nil {
-		b = append(b, `,"gateway_reference":`...)
-		b = appendString(b, *x.GatewayReference)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *BillingPaymentCaptured) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = BillingPaymentCaptured{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [5]bool
-	for _, m := range members {
-		switch m.key {
-		case "payment_id":
-			seen[0] = true
-			x.PaymentID, _ = d.uuid(m.val, pathKey(path, "payment_id"))
-		case "order_id":
-			seen[1] = true
-			x.OrderID, _ = d.int64(m.val, pathKey(path, "order_id"))
-		case "amount":
-			seen[2] = true
-			x.Amount, _ = d.money(m.val, pathKey(path, "amount"))
-		case "captured_at":
-			seen[3] = true
-			x.CapturedAt, _ = d.timestamp(m.val, pathKey(path, "captured_at"))
-		case "method":
-			seen[4] = true
-			x.Method.decodeJSON(d, m.val, pathKey(path, "method"))
-		case "card_last4":
-			x.CardLast4 = new(Nullable[string])
-			if isNull(m.val) {
-				*x.CardLast4 = Nullable[string]{}
-			} else {
-				x.CardLast4.Valid = true
-				x.CardLast4.Value, _ = d.str(m.val, pathKey(path, "card_last4"))
-			}
-		case "gateway_reference":
-			x.GatewayReference = new(string)
-			*x.GatewayReference, _ = d.str(m.val, pathKey(path, "gateway_reference"))
-		}
-	}
-	for i, k := range [...]string{"payment_id", "order_id", "amount", "captured_at", "method"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *BillingPaymentCaptured) validate(e *ValidationErrors, path string) {
-	checkUUID(e, pathKey(path, "payment_id"), x.PaymentID)
-	{
-		p0 := pathKey(path, "order_id")
-		checkIntMin(e, p0, x.OrderID, 1, false)
-		checkIntMax(e, p0, x.OrderID, 9007199254740991, false)
-	}
-	checkMoney(e, pathKey(path, "amount"), x.Amount)
-	checkTimestamp(e, pathKey(path, "captured_at"), x.CapturedAt)
-	x.Method.validate(e, pathKey(path, "method"))
-	if x.CardLast4 != nil {
-		if x.CardLast4.Valid {
-			checkPattern(e, pathKey(path, "card_last4"), x.CardLast4.Value, pattern0)
-		}
-	}
-	if x.GatewayReference != nil {
-		checkLength(e, pathKey(path, "gateway_reference"), *x.GatewayReference, -1, 64)
-	}
+	return unmarshalAny(b, x, &tdBillingPaymentCaptured)
 }
 
 // BillingPaymentCapturedURN is the URN of BillingPaymentCaptured.
@@ -322,7 +182,11 @@ const BillingPaymentCapturedURN = "urn:babel:billing:payment.captured"
 // NewBillingPaymentCaptured validates data and builds a urn:babel:billing:payment.captured message: a fresh
 // trace id (or the one of WithTraceID), queue "billing" unless WithQueue says otherwise.
 func NewBillingPaymentCaptured(data BillingPaymentCaptured, opts ...Option) (*Message[BillingPaymentCaptured], error) {
-	return newMessage(BillingPaymentCapturedURN, "billing", data, opts)
+	m := &Message[BillingPaymentCaptured]{Data: data}
+	if err := initMessage(m, &tdBillingPaymentCaptured, BillingPaymentCapturedURN, "billing", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishBillingPaymentCaptured builds a urn:babel:billing:payment.captured message with NewBillingPaymentCaptured
@@ -332,14 +196,18 @@ func PublishBillingPaymentCaptured(ctx context.Context, p Publisher, data Billin
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdBillingPaymentCaptured)
 }
 
 // DecodeBillingPaymentCaptured decodes a urn:babel:billing:payment.captured envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeBillingPaymentCaptured(body []byte) (*Message[BillingPaymentCaptured], error) {
-	return decodeMessage[BillingPaymentCaptured](body, BillingPaymentCapturedURN)
+	m := new(Message[BillingPaymentCaptured])
+	if err := decodeMessageInto(body, BillingPaymentCapturedURN, m, &tdBillingPaymentCaptured); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // BillingPaymentCapturedHandler handles urn:babel:billing:payment.captured messages.
@@ -358,8 +226,17 @@ func (fn BillingPaymentCapturedHandlerFunc) HandleBillingPaymentCaptured(ctx con
 
 // HandleBillingPaymentCaptured routes urn:babel:billing:payment.captured messages to h, replacing any earlier handler.
 func (r *Router) HandleBillingPaymentCaptured(h BillingPaymentCapturedHandler) {
-	handle(r, BillingPaymentCapturedURN, h.HandleBillingPaymentCaptured)
+	r.register(BillingPaymentCapturedURN, func(ctx context.Context, env *envelope) error {
+		var m Message[BillingPaymentCaptured]
+		if err := env.fill(&m, &tdBillingPaymentCaptured); err != nil {
+			return err
+		}
+		return h.HandleBillingPaymentCaptured(ctx, m)
+	})
 }
+
+// tdBillingPaymentCapturedMethod describes BillingPaymentCapturedMethod to the runtime's table-driven codec.
+var tdBillingPaymentCapturedMethod = typeDesc{kind: kString, flags: fChecked, enum: []string{"card", "sepa", "paypal"}}
 
 // BillingPaymentCapturedMethod is the value at $.method of urn:babel:billing:payment.captured.
 type BillingPaymentCapturedMethod string
@@ -374,51 +251,14 @@ const (
 	BillingPaymentCapturedMethodPaypal BillingPaymentCapturedMethod = "paypal"
 )
 
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
-func (x BillingPaymentCapturedMethod) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
-}
-
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
-func (x BillingPaymentCapturedMethod) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
-}
-
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
-func (x *BillingPaymentCapturedMethod) UnmarshalJSON(b []byte) error {
-	var tmp BillingPaymentCapturedMethod
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *BillingPaymentCapturedMethod) appendJSON(b []byte) []byte {
-	u := (*string)(x)
-	b = appendString(b, *u)
-	return b
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *BillingPaymentCapturedMethod) decodeJSON(d *decoder, v *jsonValue, path string) {
-	u := (*string)(x)
-	*u, _ = d.str(v, path)
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *BillingPaymentCapturedMethod) validate(e *ValidationErrors, path string) {
-	switch *x {
-	case BillingPaymentCapturedMethodCard, BillingPaymentCapturedMethodSepa, BillingPaymentCapturedMethodPaypal:
-	default:
-		checkEnum(e, path, false)
-	}
-}
+// tdBillingRefundIssued describes BillingRefundIssued to the runtime's table-driven codec.
+var tdBillingRefundIssued = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "refund_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "issued_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "reason", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 500}},
+}}
 
 // BillingRefundIssued is the data of the event urn:babel:billing:refund.issued.
 //
@@ -438,106 +278,26 @@ type BillingRefundIssued struct {
 	Reason *Nullable[string] `json:"reason,omitempty"`
 }
 
-// MessageURN returns "urn:babel:billing:refund.issued".
-func (BillingRefundIssued) MessageURN() string {
-	return BillingRefundIssuedURN
+// schema returns the descriptor of BillingRefundIssued (Message.Encode uses it).
+func (*BillingRefundIssued) schema() *typeDesc {
+	return &tdBillingRefundIssued
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x BillingRefundIssued) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdBillingRefundIssued)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x BillingRefundIssued) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdBillingRefundIssued)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *BillingRefundIssued) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *BillingRefundIssued) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"refund_id":`...)
-	b = appendUUID(b, x.RefundID)
-	b = append(b, `,"order_id":`...)
-	b = appendInt(b, x.OrderID)
-	b = append(b, `,"amount":`...)
-	b = appendMoney(b, x.Amount)
-	b = append(b, `,"issued_at":`...)
-	b = appendTimestamp(b, x.IssuedAt)
-	if x.Reason != nil {
-		b = append(b, `,"reason":`...)
-		if x.Reason.Valid {
-			b = appendString(b, x.Reason.Value)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *BillingRefundIssued) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = BillingRefundIssued{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [4]bool
-	for _, m := range members {
-		switch m.key {
-		case "refund_id":
-			seen[0] = true
-			x.RefundID, _ = d.uuid(m.val, pathKey(path, "refund_id"))
-		case "order_id":
-			seen[1] = true
-			x.OrderID, _ = d.int64(m.val, pathKey(path, "order_id"))
-		case "amount":
-			seen[2] = true
-			x.Amount, _ = d.money(m.val, pathKey(path, "amount"))
-		case "issued_at":
-			seen[3] = true
-			x.IssuedAt, _ = d.timestamp(m.val, pathKey(path, "issued_at"))
-		case "reason":
-			x.Reason = new(Nullable[string])
-			if isNull(m.val) {
-				*x.Reason = Nullable[string]{}
-			} else {
-				x.Reason.Valid = true
-				x.Reason.Value, _ = d.str(m.val, pathKey(path, "reason"))
-			}
-		}
-	}
-	for i, k := range [...]string{"refund_id", "order_id", "amount", "issued_at"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *BillingRefundIssued) validate(e *ValidationErrors, path string) {
-	checkUUID(e, pathKey(path, "refund_id"), x.RefundID)
-	{
-		p0 := pathKey(path, "order_id")
-		checkIntMin(e, p0, x.OrderID, 1, false)
-		checkIntMax(e, p0, x.OrderID, 9007199254740991, false)
-	}
-	checkMoney(e, pathKey(path, "amount"), x.Amount)
-	checkTimestamp(e, pathKey(path, "issued_at"), x.IssuedAt)
-	if x.Reason != nil {
-		if x.Reason.Valid {
-			checkLength(e, pathKey(path, "reason"), x.Reason.Value, -1, 500)
-		}
-	}
+	return unmarshalAny(b, x, &tdBillingRefundIssued)
 }
 
 // BillingRefundIssuedURN is the URN of BillingRefundIssued.
@@ -546,7 +306,11 @@ const BillingRefundIssuedURN = "urn:babel:billing:refund.issued"
 // NewBillingRefundIssued validates data and builds a urn:babel:billing:refund.issued message: a fresh
 // trace id (or the one of WithTraceID), queue "billing" unless WithQueue says otherwise.
 func NewBillingRefundIssued(data BillingRefundIssued, opts ...Option) (*Message[BillingRefundIssued], error) {
-	return newMessage(BillingRefundIssuedURN, "billing", data, opts)
+	m := &Message[BillingRefundIssued]{Data: data}
+	if err := initMessage(m, &tdBillingRefundIssued, BillingRefundIssuedURN, "billing", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishBillingRefundIssued builds a urn:babel:billing:refund.issued message with NewBillingRefundIssued
@@ -556,14 +320,18 @@ func PublishBillingRefundIssued(ctx context.Context, p Publisher, data BillingRe
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdBillingRefundIssued)
 }
 
 // DecodeBillingRefundIssued decodes a urn:babel:billing:refund.issued envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeBillingRefundIssued(body []byte) (*Message[BillingRefundIssued], error) {
-	return decodeMessage[BillingRefundIssued](body, BillingRefundIssuedURN)
+	m := new(Message[BillingRefundIssued])
+	if err := decodeMessageInto(body, BillingRefundIssuedURN, m, &tdBillingRefundIssued); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // BillingRefundIssuedHandler handles urn:babel:billing:refund.issued messages.
@@ -582,5 +350,11 @@ func (fn BillingRefundIssuedHandlerFunc) HandleBillingRefundIssued(ctx context.C
 
 // HandleBillingRefundIssued routes urn:babel:billing:refund.issued messages to h, replacing any earlier handler.
 func (r *Router) HandleBillingRefundIssued(h BillingRefundIssuedHandler) {
-	handle(r, BillingRefundIssuedURN, h.HandleBillingRefundIssued)
+	r.register(BillingRefundIssuedURN, func(ctx context.Context, env *envelope) error {
+		var m Message[BillingRefundIssued]
+		if err := env.fill(&m, &tdBillingRefundIssued); err != nil {
+			return err
+		}
+		return h.HandleBillingRefundIssued(ctx, m)
+	})
 }

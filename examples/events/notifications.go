@@ -4,6 +4,13 @@ package events
 
 import "context"
 
+// tdNotificationsEmailWelcomeSend describes NotificationsEmailWelcomeSend to the runtime's table-driven codec.
+var tdNotificationsEmailWelcomeSend = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "customer", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 1}},
+	{key: "locale", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern3}},
+	{key: "template_vars", typ: typeDesc{kind: kMap, elem: &typeDesc{kind: kString}}},
+}}
+
 // NotificationsEmailWelcomeSend is the data of the command urn:babel:notifications:email.welcome.send.
 //
 // Send the welcome email to a new customer.
@@ -18,83 +25,26 @@ type NotificationsEmailWelcomeSend struct {
 	TemplateVars map[string]string `json:"template_vars,omitempty"`
 }
 
-// MessageURN returns "urn:babel:notifications:email.welcome.send".
-func (NotificationsEmailWelcomeSend) MessageURN() string {
-	return NotificationsEmailWelcomeSendURN
+// schema returns the descriptor of NotificationsEmailWelcomeSend (Message.Encode uses it).
+func (*NotificationsEmailWelcomeSend) schema() *typeDesc {
+	return &tdNotificationsEmailWelcomeSend
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x NotificationsEmailWelcomeSend) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdNotificationsEmailWelcomeSend)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x NotificationsEmailWelcomeSend) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdNotificationsEmailWelcomeSend)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *NotificationsEmailWelcomeSend) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *NotificationsEmailWelcomeSend) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"customer":`...)
-	b = x.Customer.appendJSON(b)
-	b = append(b, `,"locale":`...)
-	b = appendString(b, x.Locale)
-	if x.TemplateVars != nil {
-		b = append(b, `,"template_vars":`...)
-		b = appendMap(b, x.TemplateVars, appendString)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *NotificationsEmailWelcomeSend) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = NotificationsEmailWelcomeSend{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [2]bool
-	for _, m := range members {
-		switch m.key {
-		case "customer":
-			seen[0] = true
-			x.Customer.decodeJSON(d, m.val, pathKey(path, "customer"))
-		case "locale":
-			seen[1] = true
-			x.Locale, _ = d.str(m.val, pathKey(path, "locale"))
-		case "template_vars":
-			p0 := pathKey(path, "template_vars")
-			if mem0, ok := d.object(m.val, p0); ok {
-				x.TemplateVars = make(map[string]string, len(mem0))
-				for _, m0 := range mem0 {
-					var val0 string
-					val0, _ = d.str(m0.val, pathKey(p0, m0.key))
-					x.TemplateVars[m0.key] = val0
-				}
-			}
-		}
-	}
-	for i, k := range [...]string{"customer", "locale"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *NotificationsEmailWelcomeSend) validate(e *ValidationErrors, path string) {
-	x.Customer.validate(e, pathKey(path, "customer"))
-	checkPattern(e, pathKey(path, "locale"), x.Locale, pattern3)
+	return unmarshalAny(b, x, &tdNotificationsEmailWelcomeSend)
 }
 
 // NotificationsEmailWelcomeSendURN is the URN of NotificationsEmailWelcomeSend.
@@ -103,7 +53,11 @@ const NotificationsEmailWelcomeSendURN = "urn:babel:notifications:email.welcome.
 // NewNotificationsEmailWelcomeSend validates data and builds a urn:babel:notifications:email.welcome.send message: a fresh
 // trace id (or the one of WithTraceID), queue "emails" unless WithQueue says otherwise.
 func NewNotificationsEmailWelcomeSend(data NotificationsEmailWelcomeSend, opts ...Option) (*Message[NotificationsEmailWelcomeSend], error) {
-	return newMessage(NotificationsEmailWelcomeSendURN, "emails", data, opts)
+	m := &Message[NotificationsEmailWelcomeSend]{Data: data}
+	if err := initMessage(m, &tdNotificationsEmailWelcomeSend, NotificationsEmailWelcomeSendURN, "emails", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishNotificationsEmailWelcomeSend builds a urn:babel:notifications:email.welcome.send message with NewNotificationsEmailWelcomeSend
@@ -113,14 +67,18 @@ func PublishNotificationsEmailWelcomeSend(ctx context.Context, p Publisher, data
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdNotificationsEmailWelcomeSend)
 }
 
 // DecodeNotificationsEmailWelcomeSend decodes a urn:babel:notifications:email.welcome.send envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeNotificationsEmailWelcomeSend(body []byte) (*Message[NotificationsEmailWelcomeSend], error) {
-	return decodeMessage[NotificationsEmailWelcomeSend](body, NotificationsEmailWelcomeSendURN)
+	m := new(Message[NotificationsEmailWelcomeSend])
+	if err := decodeMessageInto(body, NotificationsEmailWelcomeSendURN, m, &tdNotificationsEmailWelcomeSend); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // NotificationsEmailWelcomeSendHandler handles urn:babel:notifications:email.welcome.send messages.
@@ -139,8 +97,23 @@ func (fn NotificationsEmailWelcomeSendHandlerFunc) HandleNotificationsEmailWelco
 
 // HandleNotificationsEmailWelcomeSend routes urn:babel:notifications:email.welcome.send messages to h, replacing any earlier handler.
 func (r *Router) HandleNotificationsEmailWelcomeSend(h NotificationsEmailWelcomeSendHandler) {
-	handle(r, NotificationsEmailWelcomeSendURN, h.HandleNotificationsEmailWelcomeSend)
+	r.register(NotificationsEmailWelcomeSendURN, func(ctx context.Context, env *envelope) error {
+		var m Message[NotificationsEmailWelcomeSend]
+		if err := env.fill(&m, &tdNotificationsEmailWelcomeSend); err != nil {
+			return err
+		}
+		return h.HandleNotificationsEmailWelcomeSend(ctx, m)
+	})
 }
+
+// tdNotificationsPushSent describes NotificationsPushSent to the runtime's table-driven codec.
+var tdNotificationsPushSent = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "device_id", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 8, hi: 200}},
+	{key: "sent_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "badge", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 0, hi: 999}},
+	{key: "silent", typ: typeDesc{kind: kBool}},
+	{key: "title", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 120}},
+}}
 
 // NotificationsPushSent is the data of the event urn:babel:notifications:push.sent.
 //
@@ -162,96 +135,26 @@ type NotificationsPushSent struct {
 	Title *string `json:"title,omitempty"`
 }
 
-// MessageURN returns "urn:babel:notifications:push.sent".
-func (NotificationsPushSent) MessageURN() string {
-	return NotificationsPushSentURN
+// schema returns the descriptor of NotificationsPushSent (Message.Encode uses it).
+func (*NotificationsPushSent) schema() *typeDesc {
+	return &tdNotificationsPushSent
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x NotificationsPushSent) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdNotificationsPushSent)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x NotificationsPushSent) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdNotificationsPushSent)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *NotificationsPushSent) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *NotificationsPushSent) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"device_id":`...)
-	b = appendString(b, x.DeviceID)
-	b = append(b, `,"sent_at":`...)
-	b = appendTimestamp(b, x.SentAt)
-	b = append(b, `,"badge":`...)
-	b = appendInt(b, int64(x.Badge))
-	if x.Silent != nil {
-		b = append(b, `,"silent":`...)
-		b = appendBool(b, *x.Silent)
-	}
-	if x.Title != nil {
-		b = append(b, `,"title":`...)
-		b = appendString(b, *x.Title)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *NotificationsPushSent) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = NotificationsPushSent{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [3]bool
-	for _, m := range members {
-		switch m.key {
-		case "device_id":
-			seen[0] = true
-			x.DeviceID, _ = d.str(m.val, pathKey(path, "device_id"))
-		case "sent_at":
-			seen[1] = true
-			x.SentAt, _ = d.timestamp(m.val, pathKey(path, "sent_at"))
-		case "badge":
-			seen[2] = true
-			x.Badge, _ = d.int32(m.val, pathKey(path, "badge"))
-		case "silent":
-			x.Silent = new(bool)
-			*x.Silent, _ = d.bool(m.val, pathKey(path, "silent"))
-		case "title":
-			x.Title = new(string)
-			*x.Title, _ = d.str(m.val, pathKey(path, "title"))
-		}
-	}
-	for i, k := range [...]string{"device_id", "sent_at", "badge"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *NotificationsPushSent) validate(e *ValidationErrors, path string) {
-	checkLength(e, pathKey(path, "device_id"), x.DeviceID, 8, 200)
-	checkTimestamp(e, pathKey(path, "sent_at"), x.SentAt)
-	{
-		p0 := pathKey(path, "badge")
-		checkIntMin(e, p0, int64(x.Badge), 0, false)
-		checkIntMax(e, p0, int64(x.Badge), 999, false)
-	}
-	if x.Title != nil {
-		checkLength(e, pathKey(path, "title"), *x.Title, -1, 120)
-	}
+	return unmarshalAny(b, x, &tdNotificationsPushSent)
 }
 
 // NotificationsPushSentURN is the URN of NotificationsPushSent.
@@ -260,7 +163,11 @@ const NotificationsPushSentURN = "urn:babel:notifications:push.sent"
 // NewNotificationsPushSent validates data and builds a urn:babel:notifications:push.sent message: a fresh
 // trace id (or the one of WithTraceID), queue "notifications" unless WithQueue says otherwise.
 func NewNotificationsPushSent(data NotificationsPushSent, opts ...Option) (*Message[NotificationsPushSent], error) {
-	return newMessage(NotificationsPushSentURN, "notifications", data, opts)
+	m := &Message[NotificationsPushSent]{Data: data}
+	if err := initMessage(m, &tdNotificationsPushSent, NotificationsPushSentURN, "notifications", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishNotificationsPushSent builds a urn:babel:notifications:push.sent message with NewNotificationsPushSent
@@ -270,14 +177,18 @@ func PublishNotificationsPushSent(ctx context.Context, p Publisher, data Notific
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdNotificationsPushSent)
 }
 
 // DecodeNotificationsPushSent decodes a urn:babel:notifications:push.sent envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeNotificationsPushSent(body []byte) (*Message[NotificationsPushSent], error) {
-	return decodeMessage[NotificationsPushSent](body, NotificationsPushSentURN)
+	m := new(Message[NotificationsPushSent])
+	if err := decodeMessageInto(body, NotificationsPushSentURN, m, &tdNotificationsPushSent); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // NotificationsPushSentHandler handles urn:babel:notifications:push.sent messages.
@@ -296,5 +207,11 @@ func (fn NotificationsPushSentHandlerFunc) HandleNotificationsPushSent(ctx conte
 
 // HandleNotificationsPushSent routes urn:babel:notifications:push.sent messages to h, replacing any earlier handler.
 func (r *Router) HandleNotificationsPushSent(h NotificationsPushSentHandler) {
-	handle(r, NotificationsPushSentURN, h.HandleNotificationsPushSent)
+	r.register(NotificationsPushSentURN, func(ctx context.Context, env *envelope) error {
+		var m Message[NotificationsPushSent]
+		if err := env.fill(&m, &tdNotificationsPushSent); err != nil {
+			return err
+		}
+		return h.HandleNotificationsPushSent(ctx, m)
+	})
 }

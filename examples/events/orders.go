@@ -2,11 +2,15 @@
 
 package events
 
-import (
-	"context"
-	"maps"
-	"slices"
-)
+import "context"
+
+// tdOrdersCancelled describes OrdersCancelled to the runtime's table-driven codec.
+var tdOrdersCancelled = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "reason", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCancelledReason}},
+	{key: "cancelled_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "refund", typ: typeDesc{kind: kMoney, flags: fNullable | fChecked}},
+}}
 
 // OrdersCancelled is the data of the event urn:babel:orders:cancelled.
 //
@@ -24,100 +28,26 @@ type OrdersCancelled struct {
 	Refund *Nullable[Money] `json:"refund,omitempty"`
 }
 
-// MessageURN returns "urn:babel:orders:cancelled".
-func (OrdersCancelled) MessageURN() string {
-	return OrdersCancelledURN
+// schema returns the descriptor of OrdersCancelled (Message.Encode uses it).
+func (*OrdersCancelled) schema() *typeDesc {
+	return &tdOrdersCancelled
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x OrdersCancelled) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdOrdersCancelled)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x OrdersCancelled) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdOrdersCancelled)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *OrdersCancelled) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersCancelled) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"order_id":`...)
-	b = appendInt(b, x.OrderID)
-	b = append(b, `,"reason":`...)
-	b = x.Reason.appendJSON(b)
-	b = append(b, `,"cancelled_at":`...)
-	b = appendTimestamp(b, x.CancelledAt)
-	if x.Refund != nil {
-		b = append(b, `,"refund":`...)
-		if x.Refund.Valid {
-			b = appendMoney(b, x.Refund.Value)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersCancelled) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = OrdersCancelled{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [3]bool
-	for _, m := range members {
-		switch m.key {
-		case "order_id":
-			seen[0] = true
-			x.OrderID, _ = d.int64(m.val, pathKey(path, "order_id"))
-		case "reason":
-			seen[1] = true
-			x.Reason.decodeJSON(d, m.val, pathKey(path, "reason"))
-		case "cancelled_at":
-			seen[2] = true
-			x.CancelledAt, _ = d.timestamp(m.val, pathKey(path, "cancelled_at"))
-		case "refund":
-			x.Refund = new(Nullable[Money])
-			if isNull(m.val) {
-				*x.Refund = Nullable[Money]{}
-			} else {
-				x.Refund.Valid = true
-				x.Refund.Value, _ = d.money(m.val, pathKey(path, "refund"))
-			}
-		}
-	}
-	for i, k := range [...]string{"order_id", "reason", "cancelled_at"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersCancelled) validate(e *ValidationErrors, path string) {
-	{
-		p0 := pathKey(path, "order_id")
-		checkIntMin(e, p0, x.OrderID, 1, false)
-		checkIntMax(e, p0, x.OrderID, 9007199254740991, false)
-	}
-	x.Reason.validate(e, pathKey(path, "reason"))
-	checkTimestamp(e, pathKey(path, "cancelled_at"), x.CancelledAt)
-	if x.Refund != nil {
-		if x.Refund.Valid {
-			checkMoney(e, pathKey(path, "refund"), x.Refund.Value)
-		}
-	}
+	return unmarshalAny(b, x, &tdOrdersCancelled)
 }
 
 // OrdersCancelledURN is the URN of OrdersCancelled.
@@ -126,7 +56,11 @@ const OrdersCancelledURN = "urn:babel:orders:cancelled"
 // NewOrdersCancelled validates data and builds a urn:babel:orders:cancelled message: a fresh
 // trace id (or the one of WithTraceID), queue "orders" unless WithQueue says otherwise.
 func NewOrdersCancelled(data OrdersCancelled, opts ...Option) (*Message[OrdersCancelled], error) {
-	return newMessage(OrdersCancelledURN, "orders", data, opts)
+	m := &Message[OrdersCancelled]{Data: data}
+	if err := initMessage(m, &tdOrdersCancelled, OrdersCancelledURN, "orders", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishOrdersCancelled builds a urn:babel:orders:cancelled message with NewOrdersCancelled
@@ -136,14 +70,18 @@ func PublishOrdersCancelled(ctx context.Context, p Publisher, data OrdersCancell
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdOrdersCancelled)
 }
 
 // DecodeOrdersCancelled decodes a urn:babel:orders:cancelled envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeOrdersCancelled(body []byte) (*Message[OrdersCancelled], error) {
-	return decodeMessage[OrdersCancelled](body, OrdersCancelledURN)
+	m := new(Message[OrdersCancelled])
+	if err := decodeMessageInto(body, OrdersCancelledURN, m, &tdOrdersCancelled); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // OrdersCancelledHandler handles urn:babel:orders:cancelled messages.
@@ -162,8 +100,17 @@ func (fn OrdersCancelledHandlerFunc) HandleOrdersCancelled(ctx context.Context, 
 
 // HandleOrdersCancelled routes urn:babel:orders:cancelled messages to h, replacing any earlier handler.
 func (r *Router) HandleOrdersCancelled(h OrdersCancelledHandler) {
-	handle(r, OrdersCancelledURN, h.HandleOrdersCancelled)
+	r.register(OrdersCancelledURN, func(ctx context.Context, env *envelope) error {
+		var m Message[OrdersCancelled]
+		if err := env.fill(&m, &tdOrdersCancelled); err != nil {
+			return err
+		}
+		return h.HandleOrdersCancelled(ctx, m)
+	})
 }
+
+// tdOrdersCancelledReason describes OrdersCancelledReason to the runtime's table-driven codec.
+var tdOrdersCancelledReason = typeDesc{kind: kString, flags: fChecked, enum: []string{"customer_request", "payment_failed", "out_of_stock", "fraud"}}
 
 // OrdersCancelledReason is the value at $.reason of urn:babel:orders:cancelled.
 type OrdersCancelledReason string
@@ -180,51 +127,13 @@ const (
 	OrdersCancelledReasonFraud OrdersCancelledReason = "fraud"
 )
 
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
-func (x OrdersCancelledReason) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
-}
-
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
-func (x OrdersCancelledReason) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
-}
-
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
-func (x *OrdersCancelledReason) UnmarshalJSON(b []byte) error {
-	var tmp OrdersCancelledReason
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersCancelledReason) appendJSON(b []byte) []byte {
-	u := (*string)(x)
-	b = appendString(b, *u)
-	return b
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersCancelledReason) decodeJSON(d *decoder, v *jsonValue, path string) {
-	u := (*string)(x)
-	*u, _ = d.str(v, path)
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersCancelledReason) validate(e *ValidationErrors, path string) {
-	switch *x {
-	case OrdersCancelledReasonCustomerRequest, OrdersCancelledReasonPaymentFailed, OrdersCancelledReasonOutOfStock, OrdersCancelledReasonFraud:
-	default:
-		checkEnum(e, path, false)
-	}
-}
+// tdOrdersCreated describes OrdersCreated to the runtime's table-driven codec.
+var tdOrdersCreated = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "channel", typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCreatedChannel}},
+}}
 
 // OrdersCreated is the data of the event urn:babel:orders:created.
 //
@@ -247,89 +156,26 @@ type OrdersCreated struct {
 	Channel *OrdersCreatedChannel `json:"channel,omitempty"`
 }
 
-// MessageURN returns "urn:babel:orders:created".
-func (OrdersCreated) MessageURN() string {
-	return OrdersCreatedURN
+// schema returns the descriptor of OrdersCreated (Message.Encode uses it).
+func (*OrdersCreated) schema() *typeDesc {
+	return &tdOrdersCreated
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x OrdersCreated) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdOrdersCreated)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x OrdersCreated) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdOrdersCreated)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *OrdersCreated) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersCreated) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"order_id":`...)
-	b = appendInt(b, x.OrderID)
-	b = append(b, `,"total":`...)
-	b = appendMoney(b, x.Total)
-	b = append(b, `,"placed_at":`...)
-	b = appendTimestamp(b, x.PlacedAt)
-	if x.Channel != nil {
-		b = append(b, `,"channel":`...)
-		b = x.Channel.appendJSON(b)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersCreated) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = OrdersCreated{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [3]bool
-	for _, m := range members {
-		switch m.key {
-		case "order_id":
-			seen[0] = true
-			x.OrderID, _ = d.int64(m.val, pathKey(path, "order_id"))
-		case "total":
-			seen[1] = true
-			x.Total, _ = d.money(m.val, pathKey(path, "total"))
-		case "placed_at":
-			seen[2] = true
-			x.PlacedAt, _ = d.timestamp(m.val, pathKey(path, "placed_at"))
-		case "channel":
-			x.Channel = new(OrdersCreatedChannel)
-			x.Channel.decodeJSON(d, m.val, pathKey(path, "channel"))
-		}
-	}
-	for i, k := range [...]string{"order_id", "total", "placed_at"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersCreated) validate(e *ValidationErrors, path string) {
-	{
-		p0 := pathKey(path, "order_id")
-		checkIntMin(e, p0, x.OrderID, 1, false)
-		checkIntMax(e, p0, x.OrderID, 9007199254740991, false)
-	}
-	checkMoney(e, pathKey(path, "total"), x.Total)
-	checkTimestamp(e, pathKey(path, "placed_at"), x.PlacedAt)
-	if x.Channel != nil {
-		x.Channel.validate(e, pathKey(path, "channel"))
-	}
+	return unmarshalAny(b, x, &tdOrdersCreated)
 }
 
 // OrdersCreatedURN is the URN of OrdersCreated.
@@ -342,7 +188,11 @@ const OrdersCreatedURN = "urn:babel:orders:created"
 //
 // Deprecated: Use urn:babel:orders:created.v2.
 func NewOrdersCreated(data OrdersCreated, opts ...Option) (*Message[OrdersCreated], error) {
-	return newMessage(OrdersCreatedURN, "orders", data, opts)
+	m := &Message[OrdersCreated]{Data: data}
+	if err := initMessage(m, &tdOrdersCreated, OrdersCreatedURN, "orders", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishOrdersCreated builds a urn:babel:orders:created message with NewOrdersCreated
@@ -354,14 +204,18 @@ func PublishOrdersCreated(ctx context.Context, p Publisher, data OrdersCreated, 
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdOrdersCreated)
 }
 
 // DecodeOrdersCreated decodes a urn:babel:orders:created envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeOrdersCreated(body []byte) (*Message[OrdersCreated], error) {
-	return decodeMessage[OrdersCreated](body, OrdersCreatedURN)
+	m := new(Message[OrdersCreated])
+	if err := decodeMessageInto(body, OrdersCreatedURN, m, &tdOrdersCreated); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // OrdersCreatedHandler handles urn:babel:orders:created messages.
@@ -380,8 +234,17 @@ func (fn OrdersCreatedHandlerFunc) HandleOrdersCreated(ctx context.Context, m Me
 
 // HandleOrdersCreated routes urn:babel:orders:created messages to h, replacing any earlier handler.
 func (r *Router) HandleOrdersCreated(h OrdersCreatedHandler) {
-	handle(r, OrdersCreatedURN, h.HandleOrdersCreated)
+	r.register(OrdersCreatedURN, func(ctx context.Context, env *envelope) error {
+		var m Message[OrdersCreated]
+		if err := env.fill(&m, &tdOrdersCreated); err != nil {
+			return err
+		}
+		return h.HandleOrdersCreated(ctx, m)
+	})
 }
+
+// tdOrdersCreatedChannel describes OrdersCreatedChannel to the runtime's table-driven codec.
+var tdOrdersCreatedChannel = typeDesc{kind: kString, flags: fChecked, enum: []string{"web", "mobile", "pos"}}
 
 // OrdersCreatedChannel is the value at $.channel of urn:babel:orders:created.
 type OrdersCreatedChannel string
@@ -396,51 +259,20 @@ const (
 	OrdersCreatedChannelPos OrdersCreatedChannel = "pos"
 )
 
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
-func (x OrdersCreatedChannel) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
-}
-
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
-func (x OrdersCreatedChannel) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
-}
-
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
-func (x *OrdersCreatedChannel) UnmarshalJSON(b []byte) error {
-	var tmp OrdersCreatedChannel
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersCreatedChannel) appendJSON(b []byte) []byte {
-	u := (*string)(x)
-	b = appendString(b, *u)
-	return b
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersCreatedChannel) decodeJSON(d *decoder, v *jsonValue, path string) {
-	u := (*string)(x)
-	*u, _ = d.str(v, path)
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersCreatedChannel) validate(e *ValidationErrors, path string) {
-	switch *x {
-	case OrdersCreatedChannelWeb, OrdersCreatedChannelMobile, OrdersCreatedChannelPos:
-	default:
-		checkEnum(e, path, false)
-	}
-}
+// tdOrdersCreatedV2 describes OrdersCreatedV2 to the runtime's table-driven codec.
+var tdOrdersCreatedV2 = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "customer", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 1}},
+	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "shipping", typ: typeDesc{kind: kNamed, flags: fChecked, ref: 0}},
+	{key: "billing", typ: typeDesc{kind: kNamed, flags: fNullable | fChecked, ref: 0}},
+	{key: "channel", typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCreatedV2Channel}},
+	{key: "lines", required: true, typ: typeDesc{kind: kArray, flags: fChecked | fMin | fMax, lo: 1, hi: 500, elem: &tdOrdersCreatedV2LinesItem}},
+	{key: "tags", typ: typeDesc{kind: kMap, flags: fChecked, elem: &typeDesc{kind: kString, flags: fChecked | fMax, hi: 64}}},
+	{key: "note", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 500}},
+	{key: "coupon", typ: typeDesc{kind: kString}},
+}}
 
 // OrdersCreatedV2 is the data of the event urn:babel:orders:created.v2.
 //
@@ -480,196 +312,26 @@ type OrdersCreatedV2 struct {
 	Coupon *string `json:"coupon,omitempty"`
 }
 
-// MessageURN returns "urn:babel:orders:created.v2".
-func (OrdersCreatedV2) MessageURN() string {
-	return OrdersCreatedV2URN
+// schema returns the descriptor of OrdersCreatedV2 (Message.Encode uses it).
+func (*OrdersCreatedV2) schema() *typeDesc {
+	return &tdOrdersCreatedV2
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x OrdersCreatedV2) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdOrdersCreatedV2)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x OrdersCreatedV2) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdOrdersCreatedV2)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *OrdersCreatedV2) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersCreatedV2) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"order_id":`...)
-	b = appendInt(b, x.OrderID)
-	b = append(b, `,"customer":`...)
-	b = x.Customer.appendJSON(b)
-	b = append(b, `,"total":`...)
-	b = appendMoney(b, x.Total)
-	b = append(b, `,"placed_at":`...)
-	b = appendTimestamp(b, x.PlacedAt)
-	if x.Shipping != nil {
-		b = append(b, `,"shipping":`...)
-		b = x.Shipping.appendJSON(b)
-	}
-	if x.Billing != nil {
-		b = append(b, `,"billing":`...)
-		if x.Billing.Valid {
-			b = x.Billing.Value.appendJSON(b)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	if x.Channel != nil {
-		b = append(b, `,"channel":`...)
-		b = x.Channel.appendJSON(b)
-	}
-	b = append(b, `,"lines":`...)
-	b = appendArray(b, x.Lines, func(b []byte, v OrdersCreatedV2LinesItem) []byte {
-		b = v.appendJSON(b)
-		return b
-	})
-	if x.Tags != nil {
-		b = append(b, `,"tags":`...)
-		b = appendMap(b, x.Tags, appendString)
-	}
-	if x.Note != nil {
-		b = append(b, `,"note":`...)
-		if x.Note.Valid {
-			b = appendString(b, x.Note.Value)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	if x.Coupon != nil {
-		b = append(b, `,"coupon":`...)
-		b = appendString(b, *x.Coupon)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersCreatedV2) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = OrdersCreatedV2{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [5]bool
-	for _, m := range members {
-		switch m.key {
-		case "order_id":
-			seen[0] = true
-			x.OrderID, _ = d.int64(m.val, pathKey(path, "order_id"))
-		case "customer":
-			seen[1] = true
-			x.Customer.decodeJSON(d, m.val, pathKey(path, "customer"))
-		case "total":
-			seen[2] = true
-			x.Total, _ = d.money(m.val, pathKey(path, "total"))
-		case "placed_at":
-			seen[3] = true
-			x.PlacedAt, _ = d.timestamp(m.val, pathKey(path, "placed_at"))
-		case "shipping":
-			x.Shipping = new(Address)
-			x.Shipping.decodeJSON(d, m.val, pathKey(path, "shipping"))
-		case "billing":
-			x.Billing = new(Nullable[Address])
-			if isNull(m.val) {
-				*x.Billing = Nullable[Address]{}
-			} else {
-				x.Billing.Valid = true
-				x.Billing.Value.decodeJSON(d, m.val, pathKey(path, "billing"))
-			}
-		case "channel":
-			x.Channel = new(OrdersCreatedV2Channel)
-			x.Channel.decodeJSON(d, m.val, pathKey(path, "channel"))
-		case "lines":
-			seen[4] = true
-			p0 := pathKey(path, "lines")
-			if items0, ok := d.array(m.val, p0); ok {
-				x.Lines = make([]OrdersCreatedV2LinesItem, len(items0))
-				for i0, it0 := range items0 {
-					x.Lines[i0].decodeJSON(d, it0, pathIndex(p0, i0))
-				}
-			}
-		case "tags":
-			p0 := pathKey(path, "tags")
-			if mem0, ok := d.object(m.val, p0); ok {
-				x.Tags = make(map[string]string, len(mem0))
-				for _, m0 := range mem0 {
-					var val0 string
-					val0, _ = d.str(m0.val, pathKey(p0, m0.key))
-					x.Tags[m0.key] = val0
-				}
-			}
-		case "note":
-			x.Note = new(Nullable[string])
-			if isNull(m.val) {
-				*x.Note = Nullable[string]{}
-			} else {
-				x.Note.Valid = true
-				x.Note.Value, _ = d.str(m.val, pathKey(path, "note"))
-			}
-		case "coupon":
-			x.Coupon = new(string)
-			*x.Coupon, _ = d.str(m.val, pathKey(path, "coupon"))
-		}
-	}
-	for i, k := range [...]string{"order_id", "customer", "total", "placed_at", "lines"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersCreatedV2) validate(e *ValidationErrors, path string) {
-	{
-		p0 := pathKey(path, "order_id")
-		checkIntMin(e, p0, x.OrderID, 1, false)
-		checkIntMax(e, p0, x.OrderID, 9007199254740991, false)
-	}
-	x.Customer.validate(e, pathKey(path, "customer"))
-	checkMoney(e, pathKey(path, "total"), x.Total)
-	checkTimestamp(e, pathKey(path, "placed_at"), x.PlacedAt)
-	if x.Shipping != nil {
-		x.Shipping.validate(e, pathKey(path, "shipping"))
-	}
-	if x.Billing != nil {
-		if x.Billing.Valid {
-			x.Billing.Value.validate(e, pathKey(path, "billing"))
-		}
-	}
-	if x.Channel != nil {
-		x.Channel.validate(e, pathKey(path, "channel"))
-	}
-	{
-		p0 := pathKey(path, "lines")
-		checkItems(e, p0, len(x.Lines), 1, 500)
-		for i0 := range x.Lines {
-			x.Lines[i0].validate(e, pathIndex(p0, i0))
-		}
-	}
-	if x.Tags != nil {
-		p0 := pathKey(path, "tags")
-		for _, k0 := range slices.Sorted(maps.Keys(x.Tags)) {
-			v0 := x.Tags[k0]
-			checkLength(e, pathKey(p0, k0), v0, -1, 64)
-		}
-	}
-	if x.Note != nil {
-		if x.Note.Valid {
-			checkLength(e, pathKey(path, "note"), x.Note.Value, -1, 500)
-		}
-	}
+	return unmarshalAny(b, x, &tdOrdersCreatedV2)
 }
 
 // OrdersCreatedV2URN is the URN of OrdersCreatedV2.
@@ -678,7 +340,11 @@ const OrdersCreatedV2URN = "urn:babel:orders:created.v2"
 // NewOrdersCreatedV2 validates data and builds a urn:babel:orders:created.v2 message: a fresh
 // trace id (or the one of WithTraceID), queue "orders" unless WithQueue says otherwise.
 func NewOrdersCreatedV2(data OrdersCreatedV2, opts ...Option) (*Message[OrdersCreatedV2], error) {
-	return newMessage(OrdersCreatedV2URN, "orders", data, opts)
+	m := &Message[OrdersCreatedV2]{Data: data}
+	if err := initMessage(m, &tdOrdersCreatedV2, OrdersCreatedV2URN, "orders", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishOrdersCreatedV2 builds a urn:babel:orders:created.v2 message with NewOrdersCreatedV2
@@ -688,14 +354,18 @@ func PublishOrdersCreatedV2(ctx context.Context, p Publisher, data OrdersCreated
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdOrdersCreatedV2)
 }
 
 // DecodeOrdersCreatedV2 decodes a urn:babel:orders:created.v2 envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeOrdersCreatedV2(body []byte) (*Message[OrdersCreatedV2], error) {
-	return decodeMessage[OrdersCreatedV2](body, OrdersCreatedV2URN)
+	m := new(Message[OrdersCreatedV2])
+	if err := decodeMessageInto(body, OrdersCreatedV2URN, m, &tdOrdersCreatedV2); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // OrdersCreatedV2Handler handles urn:babel:orders:created.v2 messages.
@@ -714,8 +384,17 @@ func (fn OrdersCreatedV2HandlerFunc) HandleOrdersCreatedV2(ctx context.Context, 
 
 // HandleOrdersCreatedV2 routes urn:babel:orders:created.v2 messages to h, replacing any earlier handler.
 func (r *Router) HandleOrdersCreatedV2(h OrdersCreatedV2Handler) {
-	handle(r, OrdersCreatedV2URN, h.HandleOrdersCreatedV2)
+	r.register(OrdersCreatedV2URN, func(ctx context.Context, env *envelope) error {
+		var m Message[OrdersCreatedV2]
+		if err := env.fill(&m, &tdOrdersCreatedV2); err != nil {
+			return err
+		}
+		return h.HandleOrdersCreatedV2(ctx, m)
+	})
 }
+
+// tdOrdersCreatedV2Channel describes OrdersCreatedV2Channel to the runtime's table-driven codec.
+var tdOrdersCreatedV2Channel = typeDesc{kind: kString, flags: fChecked, enum: []string{"web", "mobile", "pos"}}
 
 // OrdersCreatedV2Channel is the value at $.channel of urn:babel:orders:created.v2.
 type OrdersCreatedV2Channel string
@@ -730,51 +409,13 @@ const (
 	OrdersCreatedV2ChannelPos OrdersCreatedV2Channel = "pos"
 )
 
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
-func (x OrdersCreatedV2Channel) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
-}
-
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
-func (x OrdersCreatedV2Channel) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
-}
-
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
-func (x *OrdersCreatedV2Channel) UnmarshalJSON(b []byte) error {
-	var tmp OrdersCreatedV2Channel
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersCreatedV2Channel) appendJSON(b []byte) []byte {
-	u := (*string)(x)
-	b = appendString(b, *u)
-	return b
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersCreatedV2Channel) decodeJSON(d *decoder, v *jsonValue, path string) {
-	u := (*string)(x)
-	*u, _ = d.str(v, path)
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersCreatedV2Channel) validate(e *ValidationErrors, path string) {
-	switch *x {
-	case OrdersCreatedV2ChannelWeb, OrdersCreatedV2ChannelMobile, OrdersCreatedV2ChannelPos:
-	default:
-		checkEnum(e, path, false)
-	}
-}
+// tdOrdersCreatedV2LinesItem describes OrdersCreatedV2LinesItem to the runtime's table-driven codec.
+var tdOrdersCreatedV2LinesItem = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "sku", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern1}},
+	{key: "quantity", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 1, hi: 1000}},
+	{key: "unit_price", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "gift_wrap", typ: typeDesc{kind: kBool}},
+}}
 
 // OrdersCreatedV2LinesItem is the value at $.lines[*] of urn:babel:orders:created.v2.
 type OrdersCreatedV2LinesItem struct {
@@ -788,87 +429,14 @@ type OrdersCreatedV2LinesItem struct {
 	GiftWrap *bool `json:"gift_wrap,omitempty"`
 }
 
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
-func (x OrdersCreatedV2LinesItem) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
-}
-
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
-func (x OrdersCreatedV2LinesItem) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
-}
-
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
-func (x *OrdersCreatedV2LinesItem) UnmarshalJSON(b []byte) error {
-	var tmp OrdersCreatedV2LinesItem
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersCreatedV2LinesItem) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"sku":`...)
-	b = appendString(b, x.Sku)
-	b = append(b, `,"quantity":`...)
-	b = appendInt(b, int64(x.Quantity))
-	b = append(b, `,"unit_price":`...)
-	b = appendMoney(b, x.UnitPrice)
-	if x.GiftWrap != nil {
-		b = append(b, `,"gift_wrap":`...)
-		b = appendBool(b, *x.GiftWrap)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersCreatedV2LinesItem) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = OrdersCreatedV2LinesItem{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [3]bool
-	for _, m := range members {
-		switch m.key {
-		case "sku":
-			seen[0] = true
-			x.Sku, _ = d.str(m.val, pathKey(path, "sku"))
-		case "quantity":
-			seen[1] = true
-			x.Quantity, _ = d.int32(m.val, pathKey(path, "quantity"))
-		case "unit_price":
-			seen[2] = true
-			x.UnitPrice, _ = d.money(m.val, pathKey(path, "unit_price"))
-		case "gift_wrap":
-			x.GiftWrap = new(bool)
-			*x.GiftWrap, _ = d.bool(m.val, pathKey(path, "gift_wrap"))
-		}
-	}
-	for i, k := range [...]string{"sku", "quantity", "unit_price"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersCreatedV2LinesItem) validate(e *ValidationErrors, path string) {
-	checkPattern(e, pathKey(path, "sku"), x.Sku, pattern1)
-	{
-		p0 := pathKey(path, "quantity")
-		checkIntMin(e, p0, int64(x.Quantity), 1, false)
-		checkIntMax(e, p0, int64(x.Quantity), 1000, false)
-	}
-	checkMoney(e, pathKey(path, "unit_price"), x.UnitPrice)
-}
+// tdOrdersShip describes OrdersShip to the runtime's table-driven codec.
+var tdOrdersShip = typeDesc{kind: kObject, flags: fChecked | fClosed, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "address", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 0}},
+	{key: "carrier", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersShipCarrier}},
+	{key: "priority", typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 0, hi: 9}},
+	{key: "weight_grams", typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 1000000}},
+}}
 
 // OrdersShip is the data of the command urn:babel:orders:ship.
 //
@@ -890,105 +458,26 @@ type OrdersShip struct {
 	WeightGrams *int64 `json:"weight_grams,omitempty"`
 }
 
-// MessageURN returns "urn:babel:orders:ship".
-func (OrdersShip) MessageURN() string {
-	return OrdersShipURN
+// schema returns the descriptor of OrdersShip (Message.Encode uses it).
+func (*OrdersShip) schema() *typeDesc {
+	return &tdOrdersShip
 }
 
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x OrdersShip) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &tdOrdersShip)
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x OrdersShip) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &tdOrdersShip)
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *OrdersShip) UnmarshalJSON(b []byte) error {
-	return decodeData(b, x)
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersShip) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"order_id":`...)
-	b = appendInt(b, x.OrderID)
-	b = append(b, `,"address":`...)
-	b = x.Address.appendJSON(b)
-	b = append(b, `,"carrier":`...)
-	b = x.Carrier.appendJSON(b)
-	if x.Priority != nil {
-		b = append(b, `,"priority":`...)
-		b = appendInt(b, int64(*x.Priority))
-	}
-	if x.WeightGrams != nil {
-		b = append(b, `,"weight_grams":`...)
-		b = appendInt(b, *x.WeightGrams)
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersShip) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = OrdersShip{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [3]bool
-	for _, m := range members {
-		switch m.key {
-		case "order_id":
-			seen[0] = true
-			x.OrderID, _ = d.int64(m.val, pathKey(path, "order_id"))
-		case "address":
-			seen[1] = true
-			x.Address.decodeJSON(d, m.val, pathKey(path, "address"))
-		case "carrier":
-			seen[2] = true
-			x.Carrier.decodeJSON(d, m.val, pathKey(path, "carrier"))
-		case "priority":
-			x.Priority = new(int32)
-			*x.Priority, _ = d.int32(m.val, pathKey(path, "priority"))
-		case "weight_grams":
-			x.WeightGrams = new(int64)
-			*x.WeightGrams, _ = d.int64(m.val, pathKey(path, "weight_grams"))
-		default:
-			d.unknown(path, m.key)
-		}
-	}
-	for i, k := range [...]string{"order_id", "address", "carrier"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersShip) validate(e *ValidationErrors, path string) {
-	{
-		p0 := pathKey(path, "order_id")
-		checkIntMin(e, p0, x.OrderID, 1, false)
-		checkIntMax(e, p0, x.OrderID, 9007199254740991, false)
-	}
-	x.Address.validate(e, pathKey(path, "address"))
-	x.Carrier.validate(e, pathKey(path, "carrier"))
-	if x.Priority != nil {
-		p0 := pathKey(path, "priority")
-		checkIntMin(e, p0, int64(*x.Priority), 0, false)
-		checkIntMax(e, p0, int64(*x.Priority), 9, false)
-	}
-	if x.WeightGrams != nil {
-		p0 := pathKey(path, "weight_grams")
-		checkIntMin(e, p0, *x.WeightGrams, 1, false)
-		checkIntMax(e, p0, *x.WeightGrams, 1000000, false)
-	}
+	return unmarshalAny(b, x, &tdOrdersShip)
 }
 
 // OrdersShipURN is the URN of OrdersShip.
@@ -997,7 +486,11 @@ const OrdersShipURN = "urn:babel:orders:ship"
 // NewOrdersShip validates data and builds a urn:babel:orders:ship message: a fresh
 // trace id (or the one of WithTraceID), queue "fulfilment" unless WithQueue says otherwise.
 func NewOrdersShip(data OrdersShip, opts ...Option) (*Message[OrdersShip], error) {
-	return newMessage(OrdersShipURN, "fulfilment", data, opts)
+	m := &Message[OrdersShip]{Data: data}
+	if err := initMessage(m, &tdOrdersShip, OrdersShipURN, "fulfilment", opts); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PublishOrdersShip builds a urn:babel:orders:ship message with NewOrdersShip
@@ -1007,14 +500,18 @@ func PublishOrdersShip(ctx context.Context, p Publisher, data OrdersShip, opts .
 	if err != nil {
 		return "", err
 	}
-	return publish(ctx, p, m)
+	return publishMessage(ctx, p, m, &tdOrdersShip)
 }
 
 // DecodeOrdersShip decodes a urn:babel:orders:ship envelope strictly and validates its data.
 // Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),
 // or ValidationErrors (ErrInvalidData).
 func DecodeOrdersShip(body []byte) (*Message[OrdersShip], error) {
-	return decodeMessage[OrdersShip](body, OrdersShipURN)
+	m := new(Message[OrdersShip])
+	if err := decodeMessageInto(body, OrdersShipURN, m, &tdOrdersShip); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // OrdersShipHandler handles urn:babel:orders:ship messages.
@@ -1033,8 +530,17 @@ func (fn OrdersShipHandlerFunc) HandleOrdersShip(ctx context.Context, m Message[
 
 // HandleOrdersShip routes urn:babel:orders:ship messages to h, replacing any earlier handler.
 func (r *Router) HandleOrdersShip(h OrdersShipHandler) {
-	handle(r, OrdersShipURN, h.HandleOrdersShip)
+	r.register(OrdersShipURN, func(ctx context.Context, env *envelope) error {
+		var m Message[OrdersShip]
+		if err := env.fill(&m, &tdOrdersShip); err != nil {
+			return err
+		}
+		return h.HandleOrdersShip(ctx, m)
+	})
 }
+
+// tdOrdersShipCarrier describes OrdersShipCarrier to the runtime's table-driven codec.
+var tdOrdersShipCarrier = typeDesc{kind: kString, flags: fChecked, enum: []string{"dhl", "ups", "gls"}}
 
 // OrdersShipCarrier is the value at $.carrier of urn:babel:orders:ship.
 type OrdersShipCarrier string
@@ -1048,49 +554,3 @@ const (
 	// OrdersShipCarrierGls is "gls".
 	OrdersShipCarrierGls OrdersShipCarrier = "gls"
 )
-
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
-func (x OrdersShipCarrier) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
-}
-
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
-func (x OrdersShipCarrier) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
-}
-
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
-func (x *OrdersShipCarrier) UnmarshalJSON(b []byte) error {
-	var tmp OrdersShipCarrier
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *OrdersShipCarrier) appendJSON(b []byte) []byte {
-	u := (*string)(x)
-	b = appendString(b, *u)
-	return b
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *OrdersShipCarrier) decodeJSON(d *decoder, v *jsonValue, path string) {
-	u := (*string)(x)
-	*u, _ = d.str(v, path)
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *OrdersShipCarrier) validate(e *ValidationErrors, path string) {
-	switch *x {
-	case OrdersShipCarrierDhl, OrdersShipCarrierUps, OrdersShipCarrierGls:
-	default:
-		checkEnum(e, path, false)
-	}
-}

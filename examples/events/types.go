@@ -12,25 +12,26 @@ var (
 	pattern3 = regexp.MustCompile("^[a-z]{2}(-[A-Z]{2})?$")
 )
 
-// unmarshalValue strictly parses b, decodes it into dst and validates it: the UnmarshalJSON
-// of the types that are not messages. Every error is a ValidationErrors (ErrInvalidData).
-func unmarshalValue(b []byte, dst interface {
-	decodeJSON(d *decoder, v *jsonValue, path string)
-	validate(e *ValidationErrors, path string)
-}) error {
-	v, err := parseJSON(b)
-	if err != nil {
-		return ValidationErrors{{
-			Message: err.Error(),
-			Path:    "$",
-		}}
-	}
-	var d decoder
-	dst.decodeJSON(&d, v, "$")
-	if len(d.errs) == 0 {
-		dst.validate(&d.errs, "$")
-	}
-	return d.errs.errOrNil()
+// namedTypeDescs describe the registry's named types (see namedTypes).
+var namedTypeDescs = [...]typeDesc{
+	// 0: Address
+	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+		{key: "line1", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 1, hi: 200}},
+		{key: "line2", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 200}},
+		{key: "city", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 1, hi: 100}},
+		{key: "postal_code", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 16}},
+		{key: "country", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern2}},
+	}},
+	// 1: Customer
+	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+		{key: "customer_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+		{key: "email", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 254, format: "email"}},
+		{key: "display_name", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 80}},
+	}},
+}
+
+func init() {
+	namedTypes = namedTypeDescs[:]
 }
 
 // Address is the registry type Address.
@@ -62,92 +63,18 @@ type Address struct {
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x Address) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &namedTypeDescs[0])
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x Address) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &namedTypeDescs[0])
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *Address) UnmarshalJSON(b []byte) error {
-	var tmp Address
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *Address) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"line1":`...)
-	b = appendString(b, x.Line1)
-	if x.Line2 != nil {
-		b = append(b, `,"line2":`...)
-		b = appendString(b, *x.Line2)
-	}
-	b = append(b, `,"city":`...)
-	b = appendString(b, x.City)
-	if x.PostalCode != nil {
-		b = append(b, `,"postal_code":`...)
-		b = appendString(b, *x.PostalCode)
-	}
-	b = append(b, `,"country":`...)
-	b = appendString(b, x.Country)
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *Address) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = Address{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [3]bool
-	for _, m := range members {
-		switch m.key {
-		case "line1":
-			seen[0] = true
-			x.Line1, _ = d.str(m.val, pathKey(path, "line1"))
-		case "line2":
-			x.Line2 = new(string)
-			*x.Line2, _ = d.str(m.val, pathKey(path, "line2"))
-		case "city":
-			seen[1] = true
-			x.City, _ = d.str(m.val, pathKey(path, "city"))
-		case "postal_code":
-			x.PostalCode = new(string)
-			*x.PostalCode, _ = d.str(m.val, pathKey(path, "postal_code"))
-		case "country":
-			seen[2] = true
-			x.Country, _ = d.str(m.val, pathKey(path, "country"))
-		}
-	}
-	for i, k := range [...]string{"line1", "city", "country"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *Address) validate(e *ValidationErrors, path string) {
-	checkLength(e, pathKey(path, "line1"), x.Line1, 1, 200)
-	if x.Line2 != nil {
-		checkLength(e, pathKey(path, "line2"), *x.Line2, -1, 200)
-	}
-	checkLength(e, pathKey(path, "city"), x.City, 1, 100)
-	if x.PostalCode != nil {
-		checkLength(e, pathKey(path, "postal_code"), *x.PostalCode, -1, 16)
-	}
-	checkPattern(e, pathKey(path, "country"), x.Country, pattern2)
+	return unmarshalAny(b, x, &namedTypeDescs[0])
 }
 
 // Customer is the registry type Customer.
@@ -167,89 +94,16 @@ type Customer struct {
 // Validate reports every violation of the schema with its JSON path ($ is the value
 // itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
 func (x Customer) Validate() error {
-	var e ValidationErrors
-	x.validate(&e, "$")
-	return e.errOrNil()
+	return validateAny(&x, &namedTypeDescs[1])
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
 func (x Customer) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(nil), nil
+	return marshalAny(&x, &namedTypeDescs[1])
 }
 
 // UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *Customer) UnmarshalJSON(b []byte) error {
-	var tmp Customer
-	if err := unmarshalValue(b, &tmp); err != nil {
-		return err
-	}
-	*x = tmp
-	return nil
-}
-
-// appendJSON appends the JSON of x to b.
-func (x *Customer) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = append(b, `"customer_id":`...)
-	b = appendUUID(b, x.CustomerID)
-	b = append(b, `,"email":`...)
-	b = appendString(b, x.Email)
-	if x.DisplayName != nil {
-		b = append(b, `,"display_name":`...)
-		if x.DisplayName.Valid {
-			b = appendString(b, x.DisplayName.Value)
-		} else {
-			b = append(b, "null"...)
-		}
-	}
-	return append(b, '}')
-}
-
-// decodeJSON decodes v into x, reporting type errors at path.
-func (x *Customer) decodeJSON(d *decoder, v *jsonValue, path string) {
-	*x = Customer{}
-	members, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var seen [2]bool
-	for _, m := range members {
-		switch m.key {
-		case "customer_id":
-			seen[0] = true
-			x.CustomerID, _ = d.uuid(m.val, pathKey(path, "customer_id"))
-		case "email":
-			seen[1] = true
-			x.Email, _ = d.str(m.val, pathKey(path, "email"))
-		case "display_name":
-			x.DisplayName = new(Nullable[string])
-			if isNull(m.val) {
-				*x.DisplayName = Nullable[string]{}
-			} else {
-				x.DisplayName.Valid = true
-				x.DisplayName.Value, _ = d.str(m.val, pathKey(path, "display_name"))
-			}
-		}
-	}
-	for i, k := range [...]string{"customer_id", "email"} {
-		if !seen[i] {
-			d.missing(path, k)
-		}
-	}
-}
-
-// validate appends the violations of x's constraints to e.
-func (x *Customer) validate(e *ValidationErrors, path string) {
-	checkUUID(e, pathKey(path, "customer_id"), x.CustomerID)
-	{
-		p0 := pathKey(path, "email")
-		checkLength(e, p0, x.Email, -1, 254)
-		checkFormat(e, p0, x.Email, "email")
-	}
-	if x.DisplayName != nil {
-		if x.DisplayName.Valid {
-			checkLength(e, pathKey(path, "display_name"), x.DisplayName.Value, -1, 80)
-		}
-	}
+	return unmarshalAny(b, x, &namedTypeDescs[1])
 }

@@ -1,23 +1,16 @@
 package golang
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
-
-// unmarshalValue is the helper (declared in types.go) behind UnmarshalJSON of the
-// types that are not messages.
-const unmarshalValue = "unmarshalValue"
 
 type gen struct {
 	reg   *model.Registry
@@ -28,11 +21,18 @@ type gen struct {
 	// declared holds the inline types already written (a schema shared by two uses,
 	// e.g. through a YAML alias, is declared once).
 	declared map[string]bool
-	err      error
+	// namedIndex is the index of each named type in namedTypeDescs.
+	namedIndex map[*model.NamedType]int
+	err        error
 }
 
 func newGen(reg *model.Registry, names *gonames.Names) *gen {
-	return &gen{reg: reg, names: names, named: map[*model.NamedType]bool{}, declared: map[string]bool{}}
+	g := &gen{reg: reg, names: names, named: map[*model.NamedType]bool{}, declared: map[string]bool{},
+		namedIndex: map[*model.NamedType]int{}}
+	for i, t := range reg.Types {
+		g.namedIndex[t] = i
+	}
+	return g
 }
 
 func (g *gen) failf(format string, args ...any) {
@@ -88,7 +88,7 @@ func (g *gen) hasChecks(s *model.Schema, raw bool) bool {
 
 // ---- files ----
 
-// typesFile fills types.go: the compiled patterns, the unmarshalValue helper and the
+// typesFile fills types.go: the compiled patterns, the named types' descriptors and the
 // named types with the types declared inside them.
 func (g *gen) typesFile(f *jen.File) {
 	var pats []string
@@ -107,25 +107,15 @@ func (g *gen) typesFile(f *jen.File) {
 		f.Var().Defs(defs...)
 	}
 
-	f.Comment(unmarshalValue + " strictly parses b, decodes it into dst and validates it: the UnmarshalJSON")
-	f.Comment("of the types that are not messages. Every error is a ValidationErrors (ErrInvalidData).")
-	f.Func().Id(unmarshalValue).Params(jen.Id("b").Index().Byte(), jen.Id("dst").Interface(
-		jen.Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder"), jen.Id("v").Op("*").Id("jsonValue"), jen.Id("path").String()),
-		jen.Id("validate").Params(jen.Id("e").Op("*").Id("ValidationErrors"), jen.Id("path").String()),
-	)).Error().Block(
-		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("parseJSON").Call(jen.Id("b")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id("ValidationErrors").Values(jen.Values(jen.Dict{
-				jen.Id("Path"): jen.Lit("$"), jen.Id("Message"): jen.Err().Dot("Error").Call(),
-			}))),
-		),
-		jen.Var().Id("d").Id("decoder"),
-		jen.Id("dst").Dot("decodeJSON").Call(jen.Op("&").Id("d"), jen.Id("v"), jen.Lit("$")),
-		jen.If(jen.Len(jen.Id("d").Dot("errs")).Op("==").Lit(0)).Block(
-			jen.Id("dst").Dot("validate").Call(jen.Op("&").Id("d").Dot("errs"), jen.Lit("$")),
-		),
-		jen.Return(jen.Id("d").Dot("errs").Dot("errOrNil").Call()),
-	)
+	if len(g.reg.Types) > 0 {
+		descs := make([]jen.Code, len(g.reg.Types))
+		for i, t := range g.reg.Types {
+			descs[i] = jen.Line().Comment(strconv.Itoa(i) + ": " + g.names.Types[t]).Line().Add(g.desc(t.Schema, true))
+		}
+		f.Comment("namedTypeDescs describe the registry's named types (see namedTypes).")
+		f.Var().Id("namedTypeDescs").Op("=").Index(jen.Op("...")).Id("typeDesc").Values(append(descs, jen.Line())...)
+		f.Func().Id("init").Params().Block(jen.Id("namedTypes").Op("=").Id("namedTypeDescs").Index(jen.Empty(), jen.Empty()))
+	}
 
 	for _, t := range g.reg.Types {
 		name := g.names.Types[t]
@@ -139,13 +129,14 @@ func (g *gen) typesFile(f *jen.File) {
 			doc = append(doc, "", "Constraints: "+c+".")
 		}
 		doc = append(doc, deprecated(s.Deprecation)...)
+		desc := jen.Op("&").Id("namedTypeDescs").Index(jen.Lit(g.namedIndex[t]))
 		switch {
 		case g.names.Inline[s] == name && s.Kind == model.Object:
-			g.structType(f, name, s, nil, doc)
+			g.structType(f, name, s, nil, doc, desc, true)
 		case g.names.Inline[s] == name:
-			g.enumType(f, name, s, doc)
+			g.enumType(f, name, s, doc, desc, true)
 		default:
-			g.namedScalar(f, name, s, doc)
+			g.namedScalar(f, name, s, doc, desc)
 		}
 		g.innerTypes(f, s, "type "+t.Name)
 	}
@@ -169,10 +160,13 @@ func (g *gen) innerTypes(f *jen.File, s *model.Schema, owner string) {
 		g.declared[name] = true
 		doc := []string{fmt.Sprintf("%s is the value at %s of %s.", name, p, owner)}
 		doc = append(doc, para(sub.Description)...)
+		f.Comment(descVar(name) + " describes " + name + " to the runtime's table-driven codec.")
+		f.Var().Id(descVar(name)).Op("=").Add(g.desc(sub, true))
+		desc := jen.Op("&").Id(descVar(name))
 		if sub.Kind == model.Object {
-			g.structType(f, name, sub, nil, doc)
+			g.structType(f, name, sub, nil, doc, desc, false)
 		} else {
-			g.enumType(f, name, sub, doc)
+			g.enumType(f, name, sub, doc, desc, false)
 		}
 	})
 }
@@ -201,7 +195,10 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 	}
 	doc = append(doc, "", strings.Join(facts, " "))
 	doc = append(doc, dep...)
-	g.structType(f, name, m.Data, m, doc)
+	f.Comment(descVar(name) + " describes " + name + " to the runtime's table-driven codec.")
+	f.Var().Id(descVar(name)).Op("=").Add(g.desc(m.Data, true))
+	desc := jen.Op("&").Id(descVar(name))
+	g.structType(f, name, m.Data, m, doc, desc, true)
 
 	typ := jen.Id(name)
 	msgT := func() *jen.Statement { return jen.Id("Message").Types(jen.Id(name)) }
@@ -212,7 +209,11 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 	f.Add(comment([]string{ids.New + " validates data and builds a " + m.URN + " message: a fresh",
 		"trace id (or the one of WithTraceID), queue " + strconv.Quote(m.Queue) + " unless WithQueue says otherwise."}, dep...).Func().Id(ids.New).Params(jen.Id("data").Add(typ), jen.Id("opts").Op("...").Id("Option")).
 		Params(jen.Op("*").Add(msgT()), jen.Error()).Block(
-		jen.Return(jen.Id("newMessage").Call(jen.Id(ids.URN), jen.Lit(m.Queue), jen.Id("data"), jen.Id("opts"))),
+		jen.Id("m").Op(":=").Op("&").Add(msgT()).Values(jen.Dict{jen.Id("Data"): jen.Id("data")}),
+		jen.If(jen.Err().Op(":=").Id("initMessage").Call(jen.Id("m"), desc.Clone(), jen.Id(ids.URN), jen.Lit(m.Queue), jen.Id("opts")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		),
+		jen.Return(jen.Id("m"), jen.Nil()),
 	))
 
 	f.Add(comment([]string{ids.Publish + " builds a " + m.URN + " message with " + ids.New,
@@ -220,14 +221,18 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 		Params(jen.String(), jen.Error()).Block(
 		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(ids.New).Call(jen.Id("data"), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
-		jen.Return(jen.Id("publish").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("m"))),
+		jen.Return(jen.Id("publishMessage").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("m"), desc.Clone())),
 	))
 
 	f.Comment(ids.Decode + " decodes a " + m.URN + " envelope strictly and validates its data.")
 	f.Comment("Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),")
 	f.Comment("or ValidationErrors (ErrInvalidData).")
 	f.Func().Id(ids.Decode).Params(jen.Id("body").Index().Byte()).Params(jen.Op("*").Add(msgT()), jen.Error()).Block(
-		jen.Return(jen.Id("decodeMessage").Types(typ).Call(jen.Id("body"), jen.Id(ids.URN))),
+		jen.Id("m").Op(":=").New(msgT()),
+		jen.If(jen.Err().Op(":=").Id("decodeMessageInto").Call(jen.Id("body"), jen.Id(ids.URN), jen.Id("m"), desc.Clone()), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		),
+		jen.Return(jen.Id("m"), jen.Nil()),
 	)
 
 	handleSig := func() *jen.Statement {
@@ -246,7 +251,13 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 	)
 	f.Comment(ids.Handle + " routes " + m.URN + " messages to h, replacing any earlier handler.")
 	f.Func().Params(jen.Id("r").Op("*").Id("Router")).Id(ids.Handle).Params(jen.Id("h").Id(ids.Handler)).Block(
-		jen.Id("handle").Call(jen.Id("r"), jen.Id(ids.URN), jen.Id("h").Dot(ids.Handle)),
+		jen.Id("r").Dot("register").Call(jen.Id(ids.URN), jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("env").Op("*").Id("envelope")).Error().Block(
+			jen.Var().Id("m").Add(msgT()),
+			jen.If(jen.Err().Op(":=").Id("env").Dot("fill").Call(jen.Op("&").Id("m"), desc.Clone()), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err()),
+			),
+			jen.Return(jen.Id("h").Dot(ids.Handle).Call(jen.Id("ctx"), jen.Id("m"))),
+		)),
 	)
 
 	g.innerTypes(f, m.Data, m.URN)
@@ -254,41 +265,35 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 
 // ---- declarations ----
 
-// commonMethods writes Validate, MarshalJSON and UnmarshalJSON of a declared type.
-func (g *gen) commonMethods(f *jen.File, name string, isMessage bool) {
+// descVar is the package-level descriptor of the declared (non-named) type name.
+func descVar(name string) string { return "td" + name }
+
+// commonMethods writes Validate, MarshalJSON and UnmarshalJSON of a declared type:
+// one-liners over the runtime's table-driven codec and the type's descriptor.
+func (g *gen) commonMethods(f *jen.File, name string, desc *jen.Statement) {
 	f.Comment("Validate reports every violation of the schema with its JSON path ($ is the value")
 	f.Comment("itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).")
 	f.Func().Params(jen.Id("x").Id(name)).Id("Validate").Params().Error().Block(
-		jen.Var().Id("e").Id("ValidationErrors"),
-		jen.Id("x").Dot("validate").Call(jen.Op("&").Id("e"), jen.Lit("$")),
-		jen.Return(jen.Id("e").Dot("errOrNil").Call()),
+		jen.Return(jen.Id("validateAny").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)
 	f.Comment("MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.")
 	f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("x").Dot("appendJSON").Call(jen.Nil()), jen.Nil()),
+		jen.Return(jen.Id("marshalAny").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)
 	f.Comment("UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,")
 	f.Comment("null only where nullable) and validates it; on error x is unchanged.")
-	helper := unmarshalValue
-	if isMessage {
-		helper = "decodeData"
-	}
-	if isMessage {
-		f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-			jen.Return(jen.Id(helper).Call(jen.Id("b"), jen.Id("x"))),
-		)
-		return
-	}
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Var().Id("tmp").Id(name),
-		jen.If(jen.Err().Op(":=").Id(helper).Call(jen.Id("b"), jen.Op("&").Id("tmp")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Op("*").Id("x").Op("=").Id("tmp"),
-		jen.Return(jen.Nil()),
+		jen.Return(jen.Id("unmarshalAny").Call(jen.Id("b"), jen.Id("x"), desc.Clone())),
 	)
 }
 
 // structType declares the struct of an object schema with its methods.
-func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Message, doc []string) {
+//
+// Messages and named types get Validate, MarshalJSON and UnmarshalJSON; the types
+// declared inside them (withMethods false) are plain data, validated and encoded
+// through the value that holds them: every method costs build time in every
+// package, and there are several such types per message.
+func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Message, doc []string, desc *jen.Statement, withMethods bool) {
 	if !s.AdditionalProperties {
 		doc = append(doc, "", "The object is closed: decoding rejects keys it does not declare.")
 	}
@@ -312,193 +317,36 @@ func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Mes
 		fields = append(fields, st)
 	}
 	f.Add(comment(doc).Type().Id(name).Struct(fields...))
-
-	recv := jen.Id("x").Op("*").Id(name)
 	if m != nil {
-		f.Comment("MessageURN returns " + strconv.Quote(m.URN) + ".")
-		f.Func().Params(jen.Id(name)).Id("MessageURN").Params().String().Block(
-			jen.Return(jen.Id(gonames.MessageIdentsOf(name).URN)),
-		)
+		f.Comment("schema returns the descriptor of " + name + " (Message.Encode uses it).")
+		f.Func().Params(jen.Op("*").Id(name)).Id("schema").Params().Op("*").Id("typeDesc").Block(jen.Return(desc.Clone()))
 	}
-	g.commonMethods(f, name, m != nil)
-
-	// appendJSON
-	var enc []jen.Code
-	enc = append(enc, appendTo(jen.Append(jen.Id("b"), jen.LitRune('{'))))
-	const (
-		none = iota
-		maybe
-		sure
-	)
-	state := none
-	needN := false
-	for _, p := range s.Properties {
-		fname := "x." + g.names.Fields[p]
-		key := jsonKey(p.Name)
-		var body []jen.Code
-		switch state {
-		case none:
-			body = append(body, appendTo(jen.Append(jen.Id("b"), strLit(key+":").Op("..."))))
-		case maybe:
-			needN = true
-			body = append(body,
-				jen.If(jen.Len(jen.Id("b")).Op(">").Id("n")).Block(appendTo(jen.Append(jen.Id("b"), jen.LitRune(',')))),
-				appendTo(jen.Append(jen.Id("b"), strLit(key+":").Op("..."))))
-		case sure:
-			body = append(body, appendTo(jen.Append(jen.Id("b"), strLit(","+key+":").Op("..."))))
-		}
-		switch {
-		case p.Required:
-			enc = append(enc, body...)
-			enc = append(enc, g.enc(p.Schema, fname, false)...)
-			state = sure
-		case isCollection(p.Schema):
-			body = append(body, g.enc(p.Schema, fname, false)...)
-			enc = append(enc, jen.If(jen.Id(fname).Op("!=").Nil()).Block(body...))
-			if state == none {
-				state = maybe
-			}
-		default:
-			body = append(body, g.enc(p.Schema, "*"+fname, false)...)
-			enc = append(enc, jen.If(jen.Id(fname).Op("!=").Nil()).Block(body...))
-			if state == none {
-				state = maybe
-			}
-		}
+	if withMethods {
+		g.commonMethods(f, name, desc)
 	}
-	if needN {
-		enc = append([]jen.Code{enc[0], jen.Id("n").Op(":=").Len(jen.Id("b"))}, enc[1:]...)
-	}
-	enc = append(enc, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
-	f.Comment("appendJSON appends the JSON of x to b.")
-	f.Func().Params(recv.Clone()).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(enc...)
-
-	// decodeJSON
-	var dec []jen.Code
-	dec = append(dec,
-		jen.Op("*").Id("x").Op("=").Id(name).Values(),
-		jen.List(jen.Id("members"), jen.Id("ok")).Op(":=").Id("d").Dot("object").Call(jen.Id("v"), jen.Id("path")),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
-	)
-	var required []jen.Code
-	var cases []jen.Code
-	for _, p := range s.Properties {
-		fname := "x." + g.names.Fields[p]
-		path := "pathKey(path, " + strconv.Quote(p.Name) + ")"
-		var body []jen.Code
-		if p.Required {
-			body = append(body, jen.Id("seen").Index(jen.Lit(len(required))).Op("=").True())
-			required = append(required, jen.Lit(p.Name))
-		}
-		switch {
-		case p.Required || isCollection(p.Schema):
-			body = append(body, g.dec(p.Schema, fname, "m.val", path, 0, false)...)
-		default:
-			body = append(body, jen.Id(fname).Op("=").New(g.valueType(p.Schema)))
-			body = append(body, g.dec(p.Schema, "*"+fname, "m.val", path, 0, false)...)
-		}
-		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(body...))
-	}
-	if !s.AdditionalProperties {
-		cases = append(cases, jen.Default().Block(jen.Id("d").Dot("unknown").Call(jen.Id("path"), jen.Id("m").Dot("key"))))
-	}
-	if len(required) > 0 {
-		dec = append(dec, jen.Var().Id("seen").Index(jen.Lit(len(required))).Bool())
-	}
-	if len(cases) > 0 {
-		dec = append(dec, jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("members")).Block(
-			jen.Switch(jen.Id("m").Dot("key")).Block(cases...),
-		))
-	} else {
-		dec = append(dec, jen.Id("_").Op("=").Id("members"))
-	}
-	if len(required) > 0 {
-		dec = append(dec, jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Index(jen.Op("...")).String().Values(required...)).Block(
-			jen.If(jen.Op("!").Id("seen").Index(jen.Id("i"))).Block(jen.Id("d").Dot("missing").Call(jen.Id("path"), jen.Id("k"))),
-		))
-	}
-	f.Comment("decodeJSON decodes v into x, reporting type errors at path.")
-	f.Func().Params(recv.Clone()).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder"), jen.Id("v").Op("*").Id("jsonValue"), jen.Id("path").String()).Block(dec...)
-
-	// validate
-	var val []jen.Code
-	for _, p := range s.Properties {
-		fname := "x." + g.names.Fields[p]
-		path := "pathKey(path, " + strconv.Quote(p.Name) + ")"
-		switch {
-		case p.Required:
-			stmts, bound := g.val(p.Schema, fname, path, 0, false)
-			if bound {
-				val = append(val, jen.Block(stmts...))
-			} else {
-				val = append(val, stmts...)
-			}
-		case isCollection(p.Schema):
-			if stmts, _ := g.val(p.Schema, fname, path, 0, false); len(stmts) > 0 {
-				val = append(val, jen.If(jen.Id(fname).Op("!=").Nil()).Block(stmts...))
-			}
-		default:
-			if stmts, _ := g.val(p.Schema, "*"+fname, path, 0, false); len(stmts) > 0 {
-				val = append(val, jen.If(jen.Id(fname).Op("!=").Nil()).Block(stmts...))
-			}
-		}
-	}
-	f.Comment("validate appends the violations of x's constraints to e.")
-	f.Func().Params(recv.Clone()).Id("validate").Params(jen.Id("e").Op("*").Id("ValidationErrors"), jen.Id("path").String()).Block(val...)
 }
 
 // enumType declares an enum type with its constants and methods.
-func (g *gen) enumType(f *jen.File, name string, s *model.Schema, doc []string) {
+func (g *gen) enumType(f *jen.File, name string, s *model.Schema, doc []string, desc *jen.Statement, withMethods bool) {
 	f.Add(comment(doc).Type().Id(name).Add(g.baseType(s, true)))
 	consts := g.names.EnumConsts[s]
-	var defs, cases []jen.Code
+	var defs []jen.Code
 	for i, v := range s.Enum {
 		lit := enumLit(v)
 		defs = append(defs, comment([]string{consts[i] + " is " + lit + "."}).Id(consts[i]).Id(name).Op("=").Id(lit))
-		cases = append(cases, jen.Id(consts[i]))
 	}
 	f.Comment("The values of " + name + ".")
 	f.Const().Defs(defs...)
-	g.commonMethods(f, name, false)
-	g.rawMethods(f, name, s, []jen.Code{
-		jen.Switch(jen.Op("*").Id("x")).Block(
-			jen.Case(cases...),
-			jen.Default().Block(jen.Id("checkEnum").Call(jen.Id("e"), jen.Id("path"), jen.False())),
-		),
-	})
+	if withMethods {
+		g.commonMethods(f, name, desc)
+	}
 }
 
 // namedScalar declares a named type whose schema is not an object or an enum: a Go
 // defined type over the schema's Go type.
-func (g *gen) namedScalar(f *jen.File, name string, s *model.Schema, doc []string) {
+func (g *gen) namedScalar(f *jen.File, name string, s *model.Schema, doc []string, desc *jen.Statement) {
 	f.Add(comment(doc).Type().Id(name).Add(g.baseType(s, true)))
-	g.commonMethods(f, name, false)
-	g.rawMethods(f, name, s, nil)
-}
-
-// rawMethods writes appendJSON, decodeJSON and validate of a type declared over the
-// Go type of s (an enum or a named non-object type); pre are validation statements
-// to run first.
-func (g *gen) rawMethods(f *jen.File, name string, s *model.Schema, pre []jen.Code) {
-	under := g.baseType(s, true)
-	conv := jen.Id("u").Op(":=").Parens(jen.Op("*").Add(under.Clone())).Call(jen.Id("x"))
-	recv := jen.Id("x").Op("*").Id(name)
-	enc := append([]jen.Code{conv.Clone()}, g.enc(s, "*u", true)...)
-	enc = append(enc, jen.Return(jen.Id("b")))
-	f.Comment("appendJSON appends the JSON of x to b.")
-	f.Func().Params(recv.Clone()).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(enc...)
-
-	dec := append([]jen.Code{conv.Clone()}, g.dec(s, "*u", "v", "path", 0, true)...)
-	f.Comment("decodeJSON decodes v into x, reporting type errors at path.")
-	f.Func().Params(recv.Clone()).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder"), jen.Id("v").Op("*").Id("jsonValue"), jen.Id("path").String()).Block(dec...)
-
-	val := pre
-	if checks, _ := g.val(s, "*u", "path", 0, true); len(checks) > 0 {
-		val = append(val, conv.Clone())
-		val = append(val, checks...)
-	}
-	f.Comment("validate appends the violations of x's constraints to e.")
-	f.Func().Params(recv.Clone()).Id("validate").Params(jen.Id("e").Op("*").Id("ValidationErrors"), jen.Id("path").String()).Block(val...)
+	g.commonMethods(f, name, desc)
 }
 
 // ---- docs ----
@@ -673,11 +521,6 @@ func enumLit(v any) string {
 	return fmt.Sprint(v)
 }
 
-// jsonKey is the JSON text of an object key, as the runtime's appendString writes it.
-func jsonKey(k string) string {
-	return string(appendJSONString(nil, k))
-}
-
 // tagSafe reports whether a JSON key can be written in a struct tag (encoding/json's
 // rules for tag names); other keys get no tag.
 func tagSafe(k string) bool {
@@ -694,28 +537,4 @@ func tagSafe(k string) bool {
 		}
 	}
 	return true
-}
-
-// strLit renders a string literal, raw (backquoted) when that is possible.
-func strLit(s string) *jen.Statement {
-	raw := !strings.Contains(s, "`")
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError || r == '\ufeff' {
-			raw = false
-		}
-	}
-	if raw && utf8.ValidString(s) {
-		return jen.Id("`" + s + "`")
-	}
-	return jen.Lit(s)
-}
-
-// appendJSONString appends s as a JSON string the way the runtime's appendString
-// does (encoding/json with SetEscapeHTML(false)).
-func appendJSONString(b []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }

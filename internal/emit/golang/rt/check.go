@@ -52,24 +52,27 @@ func checkPattern(e *ValidationErrors, path, s string, re *regexp.Regexp) {
 // does; the UUID type itself is stricter, see checkUUID). Other formats are
 // annotations and are not checked.
 func checkFormat(e *ValidationErrors, path, s, format string) {
-	var err error
-	switch format {
-	case "email":
-		err = formatEmail(s)
-	case "uri":
-		err = formatURI(s)
-	case "date":
-		err = formatDate(s)
-	case "date-time":
-		err = formatDateTime(s)
-	case "uuid":
-		err = formatUUID(s)
-	default:
-		return
-	}
-	if err != nil {
+	if err := formatError(format, s); err != nil {
 		addErr(e, path, fmt.Sprintf("is not a valid %q: %v", format, err))
 	}
+}
+
+// formatError returns why s is not a valid format, or nil (also for the
+// formats that are annotations only).
+func formatError(format, s string) error {
+	switch format {
+	case "email":
+		return formatEmail(s)
+	case "uri":
+		return formatURI(s)
+	case "date":
+		return formatDate(s)
+	case "date-time":
+		return formatDateTime(s)
+	case "uuid":
+		return formatUUID(s)
+	}
+	return nil
 }
 
 // checkIntMin checks v >= min (v > min when exclusive).

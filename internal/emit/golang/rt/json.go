@@ -85,7 +85,10 @@ func (e *syntaxError) Unwrap() error { return ErrMalformedEnvelope }
 // object keys, nesting deeper than maxJSONDepth and numbers that overflow a
 // float64 (BRIEF §8). Errors wrap ErrMalformedEnvelope.
 func parseJSON(b []byte) (*jsonValue, error) {
-	p := &parser{b: b}
+	p := &parser{b: b, src: string(b)}
+	// One slab each for a typical document: about one node per 12 bytes.
+	p.nodes = make([]jsonValue, 0, min(max(len(b)/12, 16), 1024))
+	p.members = make([]jsonMember, 0, min(max(len(b)/20, 16), 1024))
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -98,9 +101,49 @@ func parseJSON(b []byte) (*jsonValue, error) {
 	return v, nil
 }
 
+// parser reads b; src is the same bytes as one string, so that the strings
+// and numbers without escapes are substrings of it (no allocation). Nodes,
+// members and elements come from slabs, and are collected on shared stacks
+// before being copied into exact-size slices.
 type parser struct {
-	b []byte
-	i int
+	b   []byte
+	src string
+	i   int
+
+	nodes   []jsonValue
+	members []jsonMember
+	elems   []*jsonValue
+	mstack  []jsonMember
+	astack  []*jsonValue
+}
+
+// node returns a fresh node from the slab.
+func (p *parser) node(v jsonValue) *jsonValue {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]jsonValue, 0, min(max(2*cap(p.nodes), 16), 1024))
+	}
+	p.nodes = append(p.nodes, v)
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// memberSlice copies ms into an exact-size slice from the member slab.
+func (p *parser) memberSlice(ms []jsonMember) []jsonMember {
+	if len(ms) > cap(p.members)-len(p.members) {
+		p.members = make([]jsonMember, 0, max(len(ms), min(max(2*cap(p.members), 32), 1024)))
+	}
+	n := len(p.members)
+	p.members = append(p.members, ms...)
+	return p.members[n:len(p.members):len(p.members)]
+}
+
+// elemSlice copies es into an exact-size slice from the element slab.
+func (p *parser) elemSlice(es []*jsonValue) []*jsonValue {
+	if len(es) > cap(p.elems)-len(p.elems) {
+		p.elems = make([]*jsonValue, 0, max(len(es), min(max(2*cap(p.elems), 32), 1024)))
+	}
+	n := len(p.elems)
+	p.elems = append(p.elems, es...)
+	return p.elems[n:len(p.elems):len(p.elems)]
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -151,20 +194,20 @@ func (p *parser) value(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &jsonValue{kind: jsonString, str: s}, nil
+		return p.node(jsonValue{kind: jsonString, str: s}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
 		if p.literal("true") {
-			return &jsonValue{kind: jsonBool, boolean: true}, nil
+			return p.node(jsonValue{kind: jsonBool, boolean: true}), nil
 		}
 	case c == 'f':
 		if p.literal("false") {
-			return &jsonValue{kind: jsonBool}, nil
+			return p.node(jsonValue{kind: jsonBool}), nil
 		}
 	case c == 'n':
 		if p.literal("null") {
-			return &jsonValue{kind: jsonNull}, nil
+			return p.node(jsonValue{kind: jsonNull}), nil
 		}
 	}
 	return nil, p.errf("unexpected %s, expected a value", p.describe())
@@ -175,12 +218,14 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '{'
-	v := &jsonValue{kind: jsonObject, obj: []jsonMember{}}
+	v := p.node(jsonValue{kind: jsonObject, obj: []jsonMember{}})
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == '}' {
 		p.i++
 		return v, nil
 	}
+	base := len(p.mstack)
+	defer func() { p.mstack = p.mstack[:base] }()
 	var seen map[string]struct{}
 	for {
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
@@ -191,9 +236,9 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(v.obj) >= 8 && seen == nil {
+		if len(p.mstack)-base >= 32 && seen == nil {
 			seen = make(map[string]struct{}, 16)
-			for _, m := range v.obj {
+			for _, m := range p.mstack[base:] {
 				seen[m.key] = struct{}{}
 			}
 		}
@@ -202,7 +247,7 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 			_, dup = seen[key]
 			seen[key] = struct{}{}
 		} else {
-			for _, m := range v.obj {
+			for _, m := range p.mstack[base:] {
 				if m.key == key {
 					dup = true
 					break
@@ -222,7 +267,7 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.obj = append(v.obj, jsonMember{key: key, val: val})
+		p.mstack = append(p.mstack, jsonMember{key: key, val: val})
 		p.skipSpace()
 		if p.i >= len(p.b) {
 			return nil, p.errf("unexpected end of input, expected ',' or '}'")
@@ -233,6 +278,7 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case '}':
 			p.i++
+			v.obj = p.memberSlice(p.mstack[base:])
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or '}'", p.describe())
@@ -245,18 +291,20 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '['
-	v := &jsonValue{kind: jsonArray, arr: []*jsonValue{}}
+	v := p.node(jsonValue{kind: jsonArray, arr: []*jsonValue{}})
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
 		return v, nil
 	}
+	base := len(p.astack)
+	defer func() { p.astack = p.astack[:base] }()
 	for {
 		val, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		v.arr = append(v.arr, val)
+		p.astack = append(p.astack, val)
 		p.skipSpace()
 		if p.i >= len(p.b) {
 			return nil, p.errf("unexpected end of input, expected ',' or ']'")
@@ -267,6 +315,7 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case ']':
 			p.i++
+			v.arr = p.elemSlice(p.astack[base:])
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or ']'", p.describe())
@@ -312,11 +361,27 @@ func (p *parser) number() (*jsonValue, error) {
 			p.i++
 		}
 	}
-	lit := string(p.b[start:p.i])
-	if _, err := strconv.ParseFloat(lit, 64); err != nil {
-		return nil, &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
+	lit := p.src[start:p.i]
+	if !smallNumber(lit) {
+		if _, err := strconv.ParseFloat(lit, 64); err != nil {
+			return nil, &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
+		}
 	}
-	return &jsonValue{kind: jsonNumber, str: lit}, nil
+	return p.node(jsonValue{kind: jsonNumber, str: lit}), nil
+}
+
+// smallNumber reports whether lit (a valid JSON number) is a plain integer of at
+// most 15 digits, which always fits a float64.
+func smallNumber(lit string) bool {
+	if len(lit) > 16 {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		if c := lit[i]; !isDigit(c) && !(i == 0 && c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // abbreviate shortens s for error messages.
@@ -365,7 +430,7 @@ func (p *parser) string() (string, error) {
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		if c == '"' {
-			s := string(p.b[start:p.i])
+			s := p.src[start:p.i]
 			p.i++
 			return s, nil
 		}
@@ -463,6 +528,7 @@ func (p *parser) string() (string, error) {
 // values. Every method that fails appends to errs and returns ok=false.
 type decoder struct {
 	errs ValidationErrors
+	path []pathElem // where the table-driven codec is (see at)
 }
 
 // fail records a decoding error at path.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -185,21 +186,37 @@ type Message[T any] struct {
 	DeadLetter *DeadLetter
 }
 
-// payload is implemented by every generated message struct (pointer receiver
-// for appendJSON and decodeJSON).
-type payload interface {
-	MessageURN() string
-	Validate() error
-	appendJSON(b []byte) []byte
-	decodeJSON(d *decoder, v *jsonValue, path string)
+// msgRefs points at the fields of a Message[T], so that the non-generic code
+// below does the work once for every message type (generic code is compiled
+// once per message type: the generated package keeps it to Encode).
+type msgRefs struct {
+	urn, traceID *string
+	data         reflect.Value // the Data field (settable)
+	meta         *Meta
+	attempts     *int
+	deadLetter   **DeadLetter
 }
 
-func payloadOf[T any](p *T) (payload, error) {
-	pl, ok := any(p).(payload)
+// refsOf returns the fields of the *Message[T] m.
+func refsOf(m any) msgRefs {
+	v := reflect.ValueOf(m).Elem()
+	return msgRefs{
+		urn:        v.Field(0).Addr().Interface().(*string),
+		traceID:    v.Field(1).Addr().Interface().(*string),
+		data:       v.Field(2),
+		meta:       v.Field(3).Addr().Interface().(*Meta),
+		attempts:   v.Field(4).Addr().Interface().(*int),
+		deadLetter: v.Field(5).Addr().Interface().(**DeadLetter),
+	}
+}
+
+// schemaOf returns the descriptor of the generated type behind the pointer p.
+func schemaOf(p any) (*typeDesc, error) {
+	d, ok := p.(described)
 	if !ok {
 		return nil, fmt.Errorf("babelqueue: %T is not a generated message type", p)
 	}
-	return pl, nil
+	return d.schema(), nil
 }
 
 func malformed(format string, args ...any) error {
@@ -216,46 +233,58 @@ func malformed(format string, args ...any) error {
 // when a consumer would reject the envelope (CONTRACT §6: empty URN, blank
 // trace id; negative attempts); ErrUnsupportedSchemaVersion when
 // Meta.SchemaVersion is not 1.
-func (m *Message[T]) Encode() ([]byte, error) {
-	p, err := payloadOf(&m.Data)
-	if err != nil {
+func (m *Message[T]) Encode() ([]byte, error) { return encodeMessage(m, nil) }
+
+// encodeMessage is Message[T].Encode for the *Message[T] msg; t describes T
+// (nil: ask T's schema method).
+func encodeMessage(msg any, t *typeDesc) ([]byte, error) {
+	m := refsOf(msg)
+	data := m.data
+	if t == nil {
+		var err error
+		if t, err = schemaOf(data.Addr().Interface()); err != nil {
+			return nil, err
+		}
+	}
+	var d decoder
+	validateValue(&d, t, data)
+	if err := d.errs.errOrNil(); err != nil {
 		return nil, err
 	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
+	urn, traceID, attempts, dl := *m.urn, *m.traceID, *m.attempts, *m.deadLetter
+	meta := m.meta
 	switch {
-	case m.URN == "":
+	case urn == "":
 		return nil, malformed("empty URN")
-	case strings.TrimSpace(m.TraceID) == "":
+	case strings.TrimSpace(traceID) == "":
 		return nil, malformed("blank trace_id")
-	case m.Meta.SchemaVersion != 1:
-		return nil, fmt.Errorf("%w: %d", ErrUnsupportedSchemaVersion, m.Meta.SchemaVersion)
-	case m.Attempts < 0:
-		return nil, malformed("negative attempts %d", m.Attempts)
-	case m.DeadLetter != nil && m.DeadLetter.Attempts < 0:
-		return nil, malformed("negative dead_letter.attempts %d", m.DeadLetter.Attempts)
+	case meta.SchemaVersion != 1:
+		return nil, fmt.Errorf("%w: %d", ErrUnsupportedSchemaVersion, meta.SchemaVersion)
+	case attempts < 0:
+		return nil, malformed("negative attempts %d", attempts)
+	case dl != nil && dl.Attempts < 0:
+		return nil, malformed("negative dead_letter.attempts %d", dl.Attempts)
 	}
 	b := make([]byte, 0, 512)
 	b = append(b, `{"job":`...)
-	b = appendString(b, m.URN)
+	b = appendString(b, urn)
 	b = append(b, `,"trace_id":`...)
-	b = appendString(b, m.TraceID)
+	b = appendString(b, traceID)
 	b = append(b, `,"data":`...)
-	b = p.appendJSON(b)
+	b = encodeValue(b, t, data)
 	b = append(b, `,"meta":{"id":`...)
-	b = appendString(b, m.Meta.ID)
+	b = appendString(b, meta.ID)
 	b = append(b, `,"queue":`...)
-	b = appendString(b, m.Meta.Queue)
+	b = appendString(b, meta.Queue)
 	b = append(b, `,"lang":`...)
-	b = appendString(b, m.Meta.Lang)
+	b = appendString(b, meta.Lang)
 	b = append(b, `,"schema_version":`...)
-	b = appendInt(b, int64(m.Meta.SchemaVersion))
+	b = appendInt(b, int64(meta.SchemaVersion))
 	b = append(b, `,"created_at":`...)
-	b = appendTimestamp(b, m.Meta.CreatedAt)
+	b = appendTimestamp(b, meta.CreatedAt)
 	b = append(b, `},"attempts":`...)
-	b = appendInt(b, int64(m.Attempts))
-	if dl := m.DeadLetter; dl != nil {
+	b = appendInt(b, int64(attempts))
+	if dl != nil {
 		b = append(b, `,"dead_letter":{"reason":`...)
 		b = appendString(b, string(dl.Reason))
 		b = append(b, `,"error":`...)
@@ -492,68 +521,28 @@ func decodeDeadLetter(v *jsonValue) (*DeadLetter, error) {
 	return dl, nil
 }
 
-// decodeInto decodes and validates a data tree into *dst; the error is a
+// fill stores the checked envelope in the *Message[T] msg and decodes and
+// validates its data (described by t); the error is a ValidationErrors
+// (ErrInvalidData).
+func (env *envelope) fill(msg any, t *typeDesc) error {
+	m := refsOf(msg)
+	*m.urn, *m.traceID, *m.meta, *m.attempts, *m.deadLetter = env.urn, env.traceID, env.meta, env.attempts, env.deadLetter
+	return decodeTree(env.data, t, m.data)
+}
+
+// decodeMessageInto decodes an envelope whose URN must be urn into the
+// *Message[T] msg (t describes T). Errors: ErrMalformedEnvelope,
+// ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN), or the data's
 // ValidationErrors (ErrInvalidData).
-func decodeInto[T any](v *jsonValue, dst *T) error {
-	p, err := payloadOf(dst)
-	if err != nil {
-		return err
-	}
-	d := &decoder{}
-	p.decodeJSON(d, v, "$")
-	if len(d.errs) > 0 {
-		return d.errs
-	}
-	return p.Validate()
-}
-
-// messageOf builds the typed message from a checked envelope.
-func messageOf[T any](env *envelope) (*Message[T], error) {
-	m := &Message[T]{
-		URN:        env.urn,
-		TraceID:    env.traceID,
-		Meta:       env.meta,
-		Attempts:   env.attempts,
-		DeadLetter: env.deadLetter,
-	}
-	if err := decodeInto(env.data, &m.Data); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// decodeMessage decodes an envelope whose URN must be urn. Errors:
-// ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another
-// URN), or the data's ValidationErrors (ErrInvalidData).
-func decodeMessage[T any](body []byte, urn string) (*Message[T], error) {
+func decodeMessageInto(body []byte, urn string, msg any, t *typeDesc) error {
 	env, err := decodeEnvelope(body)
 	if err != nil {
-		return nil, err
-	}
-	if env.urn != urn {
-		return nil, fmt.Errorf("%w: got %q, want %q", ErrUnknownURN, env.urn, urn)
-	}
-	return messageOf[T](env)
-}
-
-// decodeData strictly parses a bare data object into *dst, decodes and
-// validates it. Every error is a ValidationErrors (ErrInvalidData); a syntax
-// error is reported at $.
-func decodeData[T any](b []byte, dst *T) error {
-	v, err := parseJSON(b)
-	if err != nil {
-		msg := err.Error()
-		if se, ok := asSyntaxError(err); ok {
-			msg = fmt.Sprintf("malformed JSON at byte %d: %s", se.off, se.msg)
-		}
-		return ValidationErrors{{Path: "$", Message: msg}}
-	}
-	var tmp T
-	if err := decodeInto(v, &tmp); err != nil {
 		return err
 	}
-	*dst = tmp
-	return nil
+	if env.urn != urn {
+		return fmt.Errorf("%w: got %q, want %q", ErrUnknownURN, env.urn, urn)
+	}
+	return env.fill(msg, t)
 }
 
 // ---- producing ----
@@ -610,18 +599,17 @@ func newUUIDv4() string {
 	return string(b)
 }
 
-// newMessage validates data and builds a message for urn (CONTRACT §1, §2):
-// trace id from WithTraceID or a fresh UUID v4, meta.id from WithIDSource or
-// a fresh UUID v4 distinct from the trace id, queue from WithQueue or
-// defaultQueue, lang "go", schema_version 1, created_at now in Unix ms,
-// attempts 0.
-func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Message[T], error) {
-	p, err := payloadOf(&data)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
+// initMessage validates the data of the *Message[T] msg (described by t) and
+// fills in the rest for urn (CONTRACT §1, §2): trace id from WithTraceID or a
+// fresh UUID v4, meta.id from WithIDSource or a fresh UUID v4 distinct from
+// the trace id, queue from WithQueue or defaultQueue, lang "go",
+// schema_version 1, created_at now in Unix ms, attempts 0.
+func initMessage(msg any, t *typeDesc, urn, defaultQueue string, opts []Option) error {
+	m := refsOf(msg)
+	var d decoder
+	validateValue(&d, t, m.data)
+	if err := d.errs.errOrNil(); err != nil {
+		return err
 	}
 	o := options{queue: defaultQueue}
 	for _, opt := range opts {
@@ -633,19 +621,19 @@ func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Messag
 		o.queue = defaultQueue
 	}
 	if o.queue == "" {
-		return nil, malformed("%s: no queue (use WithQueue)", urn)
+		return malformed("%s: no queue (use WithQueue)", urn)
 	}
 	trace := o.traceID
 	if trace == "" {
 		trace = newUUIDv4()
 	} else if strings.TrimSpace(trace) == "" {
-		return nil, malformed("blank trace id")
+		return malformed("blank trace id")
 	}
 	var id string
 	if o.newID != nil {
 		id = o.newID()
 		if id == "" || id == trace {
-			return nil, malformed("meta.id %q must be non-empty and differ from the trace id", id)
+			return malformed("meta.id %q must be non-empty and differ from the trace id", id)
 		}
 	} else {
 		for id = newUUIDv4(); id == trace; id = newUUIDv4() {
@@ -655,34 +643,27 @@ func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Messag
 	if o.now != nil {
 		now = o.now
 	}
-	return &Message[T]{
-		URN:     urn,
-		TraceID: trace,
-		Data:    data,
-		Meta: Meta{
-			ID:            id,
-			Queue:         o.queue,
-			Lang:          "go",
-			SchemaVersion: 1,
-			CreatedAt:     TimestampOf(now()),
-		},
-	}, nil
+	*m.urn, *m.traceID = urn, trace
+	*m.meta = Meta{ID: id, Queue: o.queue, Lang: "go", SchemaVersion: 1, CreatedAt: TimestampOf(now())}
+	return nil
 }
 
-// publish encodes m and sends it with p to m.Meta.Queue; it returns
-// m.Meta.ID, or "" and the Encode or Publish error.
-func publish[T any](ctx context.Context, p Publisher, m *Message[T]) (string, error) {
-	body, err := m.Encode()
+// publishMessage encodes the *Message[T] msg (t describes T) and sends it
+// with p to its meta.queue; it returns meta.id, or "" and the Encode or
+// Publish error.
+func publishMessage(ctx context.Context, p Publisher, msg any, t *typeDesc) (string, error) {
+	body, err := encodeMessage(msg, t)
 	if err != nil {
 		return "", err
 	}
 	if p == nil {
 		return "", errors.New("babelqueue: nil Publisher")
 	}
-	if err := p.Publish(ctx, m.Meta.Queue, string(body)); err != nil {
-		return "", fmt.Errorf("publish %s to %q: %w", m.URN, m.Meta.Queue, err)
+	m := refsOf(msg)
+	if err := p.Publish(ctx, m.meta.Queue, string(body)); err != nil {
+		return "", fmt.Errorf("publish %s to %q: %w", *m.urn, m.meta.Queue, err)
 	}
-	return m.Meta.ID, nil
+	return m.meta.ID, nil
 }
 
 // ---- consuming ----
@@ -702,18 +683,10 @@ func NewRouter() *Router {
 	return &Router{handlers: make(map[string]func(context.Context, *envelope) error)}
 }
 
-// handle registers fn for urn, replacing any earlier handler for it.
-func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) error) {
-	h := func(ctx context.Context, env *envelope) error {
-		m, err := messageOf[T](env)
-		if err != nil {
-			return fmt.Errorf("%s: %w", urn, err)
-		}
-		if err := fn(ctx, *m); err != nil {
-			return fmt.Errorf("%s: %w", urn, err)
-		}
-		return nil
-	}
+// register makes h the handler of urn, replacing any earlier one. h decodes
+// the envelope into its message type (envelope.fill) and calls the typed
+// handler; Dispatch wraps its errors with the URN.
+func (r *Router) register(urn string, h func(context.Context, *envelope) error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.handlers == nil {
@@ -739,7 +712,10 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 	if h == nil {
 		return fmt.Errorf("%w: no handler for %q", ErrUnknownURN, env.urn)
 	}
-	return h(ctx, env)
+	if err := h(ctx, env); err != nil {
+		return fmt.Errorf("%s: %w", env.urn, err)
+	}
+	return nil
 }
 
 // DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason

@@ -374,9 +374,9 @@ func TestDecodeMessageInvalidData(t *testing.T) {
 		{"validation after a clean decode", `{"order_id":1,"total":{"amount":1,"currency":"EUR"},"discount":null,` +
 			`"lines":[{"sku":"a","quantity":1},{"sku":"a","quantity":1}],"placed_at":8640000000000001,"status":"void","customer":"X","email":"nope"}`,
 			ValidationErrors{
+				{"$.lines", "items at index 0 and 1 are equal"},
 				{"$.lines[0].sku", `does not match pattern "^[A-Z0-9-]+$"`},
 				{"$.lines[1].sku", `does not match pattern "^[A-Z0-9-]+$"`},
-				{"$.lines", "items at index 0 and 1 are equal"},
 				{"$.placed_at", "timestamp 8640000000000001 ms outside ±8640000000000000"},
 				{"$.email", `is not a valid "email": missing @`},
 				{"$.status", "value is not one of the enum values"},

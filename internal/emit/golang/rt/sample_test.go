@@ -1,6 +1,9 @@
 package rt
 
-import "regexp"
+import (
+	"reflect"
+	"regexp"
+)
 
 // This file hand-writes a message type the way the emitter generates it, to
 // test the payload-dependent parts of the runtime.
@@ -49,193 +52,35 @@ var sampleLineSKUPattern = regexp.MustCompile(`^[A-Z0-9-]+$`)
 
 func (sampleOrder) MessageURN() string { return sampleURN }
 
-func (m sampleOrder) Validate() error {
-	var e ValidationErrors
-	m.validate(&e, "$")
-	return e.errOrNil()
-}
-
-func (m *sampleOrder) validate(e *ValidationErrors, path string) {
-	checkIntMin(e, pathKey(path, "order_id"), m.OrderID, 1, false)
-	if m.Note != nil {
-		checkLength(e, pathKey(path, "note"), *m.Note, -1, 5)
-	}
-	checkMoney(e, pathKey(path, "total"), m.Total)
-	checkItems(e, pathKey(path, "lines"), len(m.Lines), 1, -1)
-	for i := range m.Lines {
-		m.Lines[i].validate(e, pathIndex(pathKey(path, "lines"), i))
-	}
-	checkUnique(e, pathKey(path, "lines"), m.Lines, appendSampleLine)
-	checkTimestamp(e, pathKey(path, "placed_at"), m.PlacedAt)
-	if m.Ratio != nil {
-		checkFinite(e, pathKey(path, "ratio"), *m.Ratio)
-	}
-	if m.Email != nil {
-		checkFormat(e, pathKey(path, "email"), *m.Email, "email")
-	}
-	checkEnum(e, pathKey(path, "status"), m.Status.valid())
-	if m.Customer != nil {
-		checkUUID(e, pathKey(path, "customer"), *m.Customer)
-	}
-}
-
-func (m *sampleOrder) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = appendKey(b, "order_id")
-	b = appendInt(b, m.OrderID)
-	if m.Note != nil {
-		b = append(b, ',')
-		b = appendKey(b, "note")
-		b = appendString(b, *m.Note)
-	}
-	b = append(b, ',')
-	b = appendKey(b, "total")
-	b = appendMoney(b, m.Total)
-	b = append(b, ',')
-	b = appendKey(b, "discount")
-	if m.Discount.Valid {
-		b = appendInt(b, m.Discount.Value)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, ',')
-	b = appendKey(b, "lines")
-	b = appendArray(b, m.Lines, appendSampleLine)
-	if m.Tags != nil {
-		b = append(b, ',')
-		b = appendKey(b, "tags")
-		b = appendMap(b, m.Tags, appendString)
-	}
-	b = append(b, ',')
-	b = appendKey(b, "placed_at")
-	b = appendTimestamp(b, m.PlacedAt)
-	if m.Ref != nil {
-		b = append(b, ',')
-		b = appendKey(b, "ref")
-		b = appendIntString(b, *m.Ref)
-	}
-	if m.Ratio != nil {
-		b = append(b, ',')
-		b = appendKey(b, "ratio")
-		b = appendFloat(b, *m.Ratio)
-	}
-	if m.Email != nil {
-		b = append(b, ',')
-		b = appendKey(b, "email")
-		b = appendString(b, *m.Email)
-	}
-	b = append(b, ',')
-	b = appendKey(b, "status")
-	b = appendString(b, string(m.Status))
-	if m.Customer != nil {
-		b = append(b, ',')
-		b = appendKey(b, "customer")
-		b = appendUUID(b, *m.Customer)
-	}
-	return append(b, '}')
-}
-
-func (m *sampleOrder) decodeJSON(d *decoder, v *jsonValue, path string) {
-	obj, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var hasOrderID, hasTotal, hasDiscount, hasLines, hasPlacedAt, hasStatus bool
-	for _, mem := range obj {
-		p := pathKey(path, mem.key)
-		switch mem.key {
-		case "order_id":
-			hasOrderID = true
-			if n, ok := d.int64(mem.val, p); ok {
-				m.OrderID = n
-			}
-		case "note":
-			if s, ok := d.str(mem.val, p); ok {
-				m.Note = &s
-			}
-		case "total":
-			hasTotal = true
-			if x, ok := d.money(mem.val, p); ok {
-				m.Total = x
-			}
-		case "discount":
-			hasDiscount = true
-			if isNull(mem.val) {
-				m.Discount = Nullable[int64]{}
-			} else if n, ok := d.int64(mem.val, p); ok {
-				m.Discount = Nullable[int64]{Value: n, Valid: true}
-			}
-		case "lines":
-			hasLines = true
-			if arr, ok := d.array(mem.val, p); ok {
-				m.Lines = make([]sampleLine, len(arr))
-				for i, it := range arr {
-					m.Lines[i].decodeJSON(d, it, pathIndex(p, i))
-				}
-			}
-		case "tags":
-			if o, ok := d.object(mem.val, p); ok {
-				m.Tags = make(map[string]string, len(o))
-				for _, kv := range o {
-					if s, ok := d.str(kv.val, pathKey(p, kv.key)); ok {
-						m.Tags[kv.key] = s
-					}
-				}
-			}
-		case "placed_at":
-			hasPlacedAt = true
-			if t, ok := d.timestamp(mem.val, p); ok {
-				m.PlacedAt = t
-			}
-		case "ref":
-			if n, ok := d.int64String(mem.val, p); ok {
-				m.Ref = &n
-			}
-		case "ratio":
-			if f, ok := d.float64(mem.val, p); ok {
-				m.Ratio = &f
-			}
-		case "email":
-			if s, ok := d.str(mem.val, p); ok {
-				m.Email = &s
-			}
-		case "status":
-			hasStatus = true
-			if s, ok := d.str(mem.val, p); ok {
-				m.Status = sampleStatus(s)
-			}
-		case "customer":
-			if u, ok := d.uuid(mem.val, p); ok {
-				m.Customer = &u
-			}
-		default:
-			d.unknown(path, mem.key)
-		}
-	}
-	if !hasOrderID {
-		d.missing(path, "order_id")
-	}
-	if !hasTotal {
-		d.missing(path, "total")
-	}
-	if !hasDiscount {
-		d.missing(path, "discount")
-	}
-	if !hasLines {
-		d.missing(path, "lines")
-	}
-	if !hasPlacedAt {
-		d.missing(path, "placed_at")
-	}
-	if !hasStatus {
-		d.missing(path, "status")
-	}
-}
+func (m sampleOrder) Validate() error { return validateAny(&m, &sampleOrderDesc) }
+func (sampleOrder) schema() *typeDesc { return &sampleOrderDesc }
 
 func (m *sampleLine) validate(e *ValidationErrors, path string) {
-	checkPattern(e, pathKey(path, "sku"), m.SKU, sampleLineSKUPattern)
-	checkIntMin(e, pathKey(path, "quantity"), int64(m.Quantity), 1, false)
+	_ = path
+	d := decoder{errs: *e}
+	validateValue(&d, &sampleLineDesc, reflect.ValueOf(m).Elem())
+	*e = d.errs
 }
+
+var sampleLineDesc = typeDesc{kind: kObject, flags: fClosed | fChecked, fields: []fieldDesc{
+	{key: "sku", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &sampleLineSKUPattern}},
+	{key: "quantity", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin, lo: 1}},
+}}
+
+var sampleOrderDesc = typeDesc{kind: kObject, flags: fClosed | fChecked, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin, lo: 1}},
+	{key: "note", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 5}},
+	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "discount", required: true, typ: typeDesc{kind: kInt64, flags: fNullable}},
+	{key: "lines", required: true, typ: typeDesc{kind: kArray, flags: fChecked | fMin | fUnique, lo: 1, elem: &sampleLineDesc}},
+	{key: "tags", typ: typeDesc{kind: kMap, elem: &typeDesc{kind: kString}}},
+	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "ref", typ: typeDesc{kind: kInt64Str}},
+	{key: "ratio", typ: typeDesc{kind: kFloat64, flags: fChecked}},
+	{key: "email", typ: typeDesc{kind: kString, flags: fChecked, format: "email"}},
+	{key: "status", required: true, typ: typeDesc{kind: kString, flags: fChecked, enum: []string{"new", "paid"}}},
+	{key: "customer", typ: typeDesc{kind: kUUID, flags: fChecked}},
+}}
 
 func appendSampleLine(b []byte, m sampleLine) []byte {
 	b = append(b, '{')
@@ -247,37 +92,6 @@ func appendSampleLine(b []byte, m sampleLine) []byte {
 	return append(b, '}')
 }
 
-func (m *sampleLine) decodeJSON(d *decoder, v *jsonValue, path string) {
-	obj, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	var hasSKU, hasQuantity bool
-	for _, mem := range obj {
-		p := pathKey(path, mem.key)
-		switch mem.key {
-		case "sku":
-			hasSKU = true
-			if s, ok := d.str(mem.val, p); ok {
-				m.SKU = s
-			}
-		case "quantity":
-			hasQuantity = true
-			if n, ok := d.int32(mem.val, p); ok {
-				m.Quantity = n
-			}
-		default:
-			d.unknown(path, mem.key)
-		}
-	}
-	if !hasSKU {
-		d.missing(path, "sku")
-	}
-	if !hasQuantity {
-		d.missing(path, "quantity")
-	}
-}
-
 // otherEvent is a second message type, for router tests.
 type otherEvent struct {
 	Name string // name: required
@@ -287,36 +101,14 @@ const otherURN = "urn:babel:users:renamed"
 
 func (otherEvent) MessageURN() string { return otherURN }
 func (otherEvent) Validate() error    { return nil }
-func (m *otherEvent) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = appendKey(b, "name")
-	b = appendString(b, m.Name)
-	return append(b, '}')
-}
-func (m *otherEvent) decodeJSON(d *decoder, v *jsonValue, path string) {
-	obj, ok := d.object(v, path)
-	if !ok {
-		return
-	}
-	has := false
-	for _, mem := range obj {
-		switch mem.key {
-		case "name":
-			has = true
-			if s, ok := d.str(mem.val, pathKey(path, mem.key)); ok {
-				m.Name = s
-			}
-		default:
-			d.unknown(path, mem.key)
-		}
-	}
-	if !has {
-		d.missing(path, "name")
-	}
-}
+func (otherEvent) schema() *typeDesc  { return &otherEventDesc }
 
-// compile-time checks that the samples implement payload.
+var otherEventDesc = typeDesc{kind: kObject, flags: fClosed, fields: []fieldDesc{
+	{key: "name", required: true, typ: typeDesc{kind: kString}},
+}}
+
+// compile-time checks that the samples are described.
 var (
-	_ payload = (*sampleOrder)(nil)
-	_ payload = (*otherEvent)(nil)
+	_ described = (*sampleOrder)(nil)
+	_ described = (*otherEvent)(nil)
 )

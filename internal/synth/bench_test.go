@@ -1,0 +1,79 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/emit/golang"
+	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/gonames"
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+// sizes are the registry sizes of the generator benchmarks (URNs before the .v2s).
+var sizes = []int{100, 1000, 10000}
+
+func load(b *testing.B, files map[string][]byte) *model.Registry {
+	b.Helper()
+	reg, diags, err := registry.LoadFiles(context.Background(), files)
+	if err != nil || reg == nil || diags.HasErrors() {
+		b.Fatalf("synthetic registry does not load: %v %v", err, diags)
+	}
+	return reg
+}
+
+// BenchmarkLoadCheck is registry.LoadFiles on a synthetic registry (one file per
+// bounded context, see Files): YAML parsing,
+// the registry schema, every rule and Go-name planning (all of `bqgen check`).
+func BenchmarkLoadCheck(b *testing.B) {
+	for _, n := range sizes {
+		files := Files(Options{Messages: n})
+		size := 0
+		for _, f := range files {
+			size += len(f)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				load(b, files)
+			}
+		})
+	}
+}
+
+// BenchmarkGenerateGo is gonames.Plan + golang.Emit (rendering and gofmt included).
+func BenchmarkGenerateGo(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			reg := load(b, Files(Options{Messages: n}))
+			b.ReportAllocs()
+			for b.Loop() {
+				names, colls := gonames.Plan(reg, "events")
+				if len(colls) > 0 {
+					b.Fatal(colls)
+				}
+				if _, err := golang.Emit(reg, names, golang.Options{Package: "events"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGenerateJSONSchema is jsonschema.Emit (draft 2020-12).
+func BenchmarkGenerateJSONSchema(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			reg := load(b, Files(Options{Messages: n}))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := jsonschema.Emit(reg, jsonschema.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
