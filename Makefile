@@ -1,6 +1,6 @@
 # bqgen — make targets. Go >= 1.24 on PATH is the only requirement.
 GO ?= go
-export GOFLAGS ?= -mod=mod
+
 
 .PHONY: all build generate example test bench lint fuzz node-tools
 

@@ -46,7 +46,7 @@ type command struct {
 }
 
 func commands() []*command {
-	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), validateCommand(), asyncapiCommand(), importCommand(), docsCommand(), initCommand(), versionCommand()}
+	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), validateCommand(), asyncapiCommand(), diffCommand(), importCommand(), docsCommand(), initCommand(), versionCommand()}
 }
 
 func lookup(name string) *command {

@@ -75,3 +75,18 @@ func TestHelpForMyCommands(t *testing.T) {
 		t.Errorf("help imoprt: exit %d, %s", code, stderr)
 	}
 }
+
+// TestEveryCommandIsListed guards against a command that exists but is not reachable:
+// each constructor's name must answer `bqgen help <name>` and appear in `bqgen help`.
+func TestEveryCommandIsListed(t *testing.T) {
+	t.Parallel()
+	_, overview, _ := run(t, "help")
+	for _, name := range []string{"generate", "check", "jsonschema", "validate", "asyncapi", "diff", "import", "docs", "init", "version"} {
+		if code, _, stderr := run(t, "help", name); code != ExitOK {
+			t.Errorf("bqgen help %s: exit %d: %s", name, code, stderr)
+		}
+		if !strings.Contains(overview, "\n  "+name+" ") {
+			t.Errorf("bqgen help does not list %q", name)
+		}
+	}
+}

@@ -17,8 +17,10 @@ type Result struct {
 }
 
 // Files validates each named input ("-" is stdin): as full envelopes, or as bare data
-// of urn when urn is not "". For each input it prints to out either "NAME: valid" or
-// one line per problem, "NAME: PATH: KIND: MESSAGE". Inputs that cannot be read are
+// of urn when urn is not "". An input holds one message or a stream of them (JSON
+// lines, or values one after another); in a stream, message N is named "NAME:N". For
+// each message it prints to out either "NAME: valid" or one line per problem,
+// "NAME: PATH: KIND: MESSAGE". Inputs that cannot be read are
 // reported on errOut and counted in IOErrors. The error is for a URN the registry does
 // not define and for a schema that does not compile.
 func Files(v *Validator, names []string, urn string, stdin io.Reader, out, errOut io.Writer) (Result, error) {
@@ -37,26 +39,33 @@ func Files(v *Validator, names []string, urn string, stdin io.Reader, out, errOu
 			res.IOErrors++
 			continue
 		}
-		var problems []Problem
-		switch {
-		case len(body) > MaxBody:
-			problems = []Problem{{Path: "$", Kind: Malformed, Message: fmt.Sprintf("larger than %d bytes", MaxBody)}}
-		case urn != "":
-			problems, err = v.Data(urn, body)
-		default:
-			problems, err = v.Envelope(body)
-		}
-		if err != nil {
-			return res, err
-		}
-		if len(problems) == 0 {
-			fmt.Fprintf(out, "%s: valid\n", display)
-			res.Valid++
-			continue
-		}
-		res.Invalid++
-		for _, p := range problems {
-			fmt.Fprintf(out, "%s: %s\n", display, p)
+		msgs := splitMessages(body)
+		for i, msg := range msgs {
+			name := display
+			if len(msgs) > 1 {
+				name = fmt.Sprintf("%s:%d", display, i+1)
+			}
+			var problems []Problem
+			switch {
+			case len(msg) > MaxBody:
+				problems = []Problem{{Path: "$", Kind: Malformed, Message: fmt.Sprintf("larger than %d bytes", MaxBody)}}
+			case urn != "":
+				problems, err = v.Data(urn, msg)
+			default:
+				problems, err = v.Envelope(msg)
+			}
+			if err != nil {
+				return res, err
+			}
+			if len(problems) == 0 {
+				fmt.Fprintf(out, "%s: valid\n", name)
+				res.Valid++
+				continue
+			}
+			res.Invalid++
+			for _, p := range problems {
+				fmt.Fprintf(out, "%s: %s\n", name, p)
+			}
 		}
 	}
 	return res, nil
@@ -85,4 +94,28 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		r = f
 	}
 	return io.ReadAll(io.LimitReader(r, MaxBody+1))
+}
+
+// splitMessages cuts body into the JSON values it holds, one after another (JSON lines
+// or concatenated values). When a value does not parse, the rest of body is returned as
+// one last element, so that its syntax error is reported by the validator.
+func splitMessages(body []byte) [][]byte {
+	var out [][]byte
+	p := &parser{b: body}
+	for {
+		p.space()
+		if p.i >= len(p.b) {
+			break
+		}
+		start := p.i
+		if _, err := p.value(0); err != nil {
+			out = append(out, body[start:])
+			break
+		}
+		out = append(out, body[start:p.i])
+	}
+	if len(out) == 0 {
+		out = append(out, body) // empty or blank input: reported as malformed
+	}
+	return out
 }

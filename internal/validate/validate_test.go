@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,5 +184,31 @@ func TestFiles(t *testing.T) {
 	}
 	if _, err := Files(v, []string{"-"}, "urn:babel:x:y", strings.NewReader(`{}`), &out, &errOut); err == nil {
 		t.Error("unknown --urn accepted")
+	}
+}
+
+func TestFilesStream(t *testing.T) {
+	v := newValidator(t)
+	bad := string(fixture.Mutate(fixture.BaseEnvelope, "meta.ts", `1`))
+	compact := func(s string) string {
+		var b bytes.Buffer
+		if err := json.Compact(&b, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	stream := compact(fixture.BaseEnvelope) + "\n" + compact(bad) + "\n\n" + fixture.BaseEnvelope + "\n{\"job\": [\n"
+	var out, errOut bytes.Buffer
+	res, err := Files(v, []string{"-"}, "", strings.NewReader(stream), &out, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res != (Result{Valid: 2, Invalid: 2}) {
+		t.Errorf("result %+v\n%s", res, out.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 4 || lines[0] != "<stdin>:1: valid" || !strings.HasPrefix(lines[1], "<stdin>:2: $.meta.ts: forbidden_field: ") ||
+		lines[2] != "<stdin>:3: valid" || !strings.HasPrefix(lines[3], "<stdin>:4: $: malformed: ") {
+		t.Errorf("out:\n%s", out.String())
 	}
 }
