@@ -34,6 +34,22 @@ type loader struct {
 	pkgPos   model.Pos
 	lints    []*lintBlock // in file order
 	lintOf   map[*model.Lint]*lintBlock
+	// suggestWork counts the names compared for did-you-mean suggestions: a registry
+	// with thousands of unknown names among thousands of candidates would otherwise
+	// spend minutes on edit distances. Past maxSuggestWork, diagnostics come without.
+	suggestWork int
+}
+
+// maxSuggestWork bounds the did-you-mean comparisons of one load.
+const maxSuggestWork = 50_000
+
+// canSuggest reports whether n more comparisons fit in the budget, and takes them.
+func (l *loader) canSuggest(n int) bool {
+	if l.suggestWork+n > maxSuggestWork {
+		return false
+	}
+	l.suggestWork += n
+	return true
 }
 
 type refUse struct {
@@ -130,7 +146,7 @@ func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, err
 	}
 	if fatal {
 		ds.Sort()
-		return nil, ds, nil
+		return nil, tidy(ds), nil
 	}
 	l := &loader{
 		reg:      &model.Registry{Version: 1},
@@ -162,9 +178,9 @@ func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, err
 	l.reportGoNames(<-colls)
 	ds = l.finish()
 	if ds.HasErrors() {
-		return nil, ds, nil
+		return nil, tidy(ds), nil
 	}
-	return l.reg, ds, nil
+	return l.reg, tidy(ds), nil
 }
 
 // planGoNames finds Go identifier collisions (BQ030). Messages whose URN is not
@@ -553,24 +569,37 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		s.ExclusiveMaximum = numBound(n, "exclusiveMaximum")
 		l.emptyRange(n, what, false)
 	case model.Object:
-		if ps := n.val("properties"); ps != nil {
+		byName := map[string]*model.Property{}
+		if pe := n.get("properties"); pe != nil {
+			ps := pe.val
+			if len(ps.entries) > MaxProperties {
+				l.report(pe.keyPos, RuleLimit, fmt.Sprintf("%s declares %d properties; the limit is %d per object", what, len(ps.entries), MaxProperties),
+					"group related fields into nested objects or named types (`types:`)")
+				return s
+			}
 			for _, e := range ps.entries {
 				p := &model.Property{Name: e.key, Pos: e.keyPos}
 				p.Schema = l.schema(e.val, fmt.Sprintf("field %q", e.key), false)
 				s.Properties = append(s.Properties, p)
+				byName[e.key] = p
 			}
 		}
 		if req := n.val("required"); req != nil {
+			var names []string
 			for _, it := range req.items {
-				p := s.Property(it.str)
+				p := byName[it.str]
 				if p == nil {
-					var names []string
-					for _, p := range s.Properties {
-						names = append(names, p.Name)
+					if names == nil {
+						names = make([]string, 0, len(s.Properties))
+						for _, p := range s.Properties {
+							names = append(names, p.Name)
+						}
 					}
 					msg := fmt.Sprintf("required names %q, which is not a property of %s", it.str, what)
-					if sug := suggest(it.str, names); sug != "" {
-						msg += fmt.Sprintf("; did you mean %q?", sug)
+					if l.canSuggest(len(names)) {
+						if sug := suggest(it.str, names); sug != "" {
+							msg += fmt.Sprintf("; did you mean %q?", sug)
+						}
 					}
 					l.report(it.pos, RuleFormat, msg, "add the property under `properties:`, or remove it from `required`")
 					continue
@@ -830,7 +859,10 @@ func (l *loader) link() {
 		}
 		l.curLint = u.lint
 		msg := fmt.Sprintf("unknown type %q in %s", u.s.Ref, u.what)
-		close := closest(u.s.Ref, names, 3)
+		var close []string
+		if l.canSuggest(len(names)) {
+			close = closest(u.s.Ref, names, 3)
+		}
 		if len(close) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", close[0])
 		}
@@ -894,16 +926,51 @@ func (l *loader) cycles() {
 						visit(p.Schema, path+"."+p.Name)
 					}
 				}
+			case model.Array:
+				// An array that must hold an item needs one more value of its type.
+				if s.MinItems != nil && *s.MinItems > 0 && s.Items != nil && !s.Items.Nullable {
+					visit(s.Items, path+"[0]")
+				}
 			}
 		}
 		visit(t.Schema, t.Name)
 	}
+	// Only types in a strongly connected component with a cycle can be infinite by
+	// themselves; searching from the others made a long chain of required named types
+	// quadratic (20,000 types: minutes).
+	comp := sccs(l.reg.Types, edges)
+	cyclic := func(n string) bool {
+		c, ok := comp[n]
+		if !ok {
+			return false
+		}
+		if c.size > 1 {
+			return true
+		}
+		for _, e := range edges[n] {
+			if e.to == n {
+				return true
+			}
+		}
+		return false
+	}
 	covered := map[string]bool{}
+	// work bounds the breadth-first searches of a hostile registry (one hub type in
+	// thousands of small cycles): past it, the remaining types of cyclic components are
+	// reported without their path.
+	work := 0
+	const maxWork = 2_000_000
 	for _, t := range l.reg.Types {
-		if covered[t.Name] {
+		if covered[t.Name] || !cyclic(t.Name) {
 			continue
 		}
-		// Shortest path from t back to t (BFS).
+		if work > maxWork {
+			covered[t.Name] = true
+			l.report(t.Pos, RuleNamedType, fmt.Sprintf("type %q can only be infinite: it is on a cycle of required properties", t.Name),
+				"break the cycle: make one property optional or nullable, or hold it in a map or an array that may be empty")
+			continue
+		}
+		// Shortest path from t back to t (BFS), within t's component.
 		type step struct {
 			node string
 			prev *step
@@ -912,10 +979,15 @@ func (l *loader) cycles() {
 		var found *step
 		queue := []*step{{node: t.Name}}
 		visited := map[string]bool{}
+		my := comp[t.Name].id
 		for len(queue) > 0 && found == nil {
 			cur := queue[0]
 			queue = queue[1:]
 			for _, e := range edges[cur.node] {
+				work++
+				if comp[e.to].id != my {
+					continue
+				}
 				next := &step{node: e.to, prev: cur, via: e.path}
 				if e.to == t.Name {
 					found = next
@@ -933,8 +1005,11 @@ func (l *loader) cycles() {
 		var parts []string
 		var nodes []string
 		for s := found; s.prev != nil; s = s.prev {
-			parts = append([]string{s.via}, parts...)
+			parts = append(parts, s.via)
 			nodes = append(nodes, s.node)
+		}
+		for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+			parts[i], parts[j] = parts[j], parts[i]
 		}
 		skip := false
 		for _, n := range nodes {
@@ -949,6 +1024,73 @@ func (l *loader) cycles() {
 			covered[n] = true
 		}
 		l.report(t.Pos, RuleNamedType, fmt.Sprintf("type %q can only be infinite: %s → %s", t.Name, strings.Join(parts, " → "), t.Name),
-			"break the cycle: make one property optional or nullable, or hold it in an array or map")
+			"break the cycle: make one property optional or nullable, or hold it in a map or an array that may be empty")
 	}
+}
+
+type sccInfo struct{ id, size int }
+
+// sccs returns the strongly connected component of every type (Tarjan's algorithm,
+// iterative: a chain of thousands of types must not grow the stack without bound).
+func sccs(types []*model.NamedType, edges map[string][]edge) map[string]sccInfo {
+	index := map[string]int{}
+	low := map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	out := map[string]sccInfo{}
+	next, nextID := 0, 0
+	type frame struct {
+		node string
+		ei   int
+	}
+	for _, t := range types {
+		if _, seen := index[t.Name]; seen {
+			continue
+		}
+		calls := []frame{{node: t.Name}}
+		index[t.Name], low[t.Name] = next, next
+		next++
+		stack = append(stack, t.Name)
+		onStack[t.Name] = true
+		for len(calls) > 0 {
+			f := &calls[len(calls)-1]
+			if f.ei < len(edges[f.node]) {
+				to := edges[f.node][f.ei].to
+				f.ei++
+				if _, seen := index[to]; !seen {
+					index[to], low[to] = next, next
+					next++
+					stack = append(stack, to)
+					onStack[to] = true
+					calls = append(calls, frame{node: to})
+				} else if onStack[to] {
+					low[f.node] = min(low[f.node], index[to])
+				}
+				continue
+			}
+			n := f.node
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				p := calls[len(calls)-1].node
+				low[p] = min(low[p], low[n])
+			}
+			if low[n] == index[n] {
+				var members []string
+				for {
+					m := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[m] = false
+					members = append(members, m)
+					if m == n {
+						break
+					}
+				}
+				for _, m := range members {
+					out[m] = sccInfo{id: nextID, size: len(members)}
+				}
+				nextID++
+			}
+		}
+	}
+	return out
 }

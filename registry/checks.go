@@ -586,6 +586,12 @@ func checkPattern(l *loader, e *tentry, what string) {
 	if bad := ecmaIncompatible(p); bad != "" {
 		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s uses %s, which ECMA-262 does not support", what, bad),
 			"use the subset of RE2 and ECMA-262")
+		return
+	}
+	if f, slow := slowPattern(p); slow {
+		l.report(e.val.pos, RuleSlowPattern, fmt.Sprintf("pattern of %s can backtrack catastrophically in ECMA-262, PCRE and Java validators: %s %s",
+			what, clipText(strconv.Quote(p[f.lo:f.hi]), 80), f.why),
+			"rewrite it so that each character can be matched one way only (`^a+$` for `^(a+)+$`, `[ab]` for `(a|b)`): RE2 (Go) is immune, but ajv, PHP and Java validators can hang on a short hostile message")
 	}
 }
 
@@ -813,8 +819,12 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys)
+			known := make(map[string]bool, len(s.Properties))
+			for _, p := range s.Properties {
+				known[p.Name] = true
+			}
 			for _, k := range keys {
-				if s.Property(k) == nil {
+				if !known[k] {
 					return fmt.Sprintf("%s: unknown key %q", path, k)
 				}
 			}

@@ -12,11 +12,13 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -31,6 +33,16 @@ const (
 	// MaxNodes is the alias-expansion budget: the total number of YAML nodes of a file
 	// once every alias is expanded. The alias that crosses it is reported.
 	MaxNodes = 1_000_000
+	// MaxProperties is the largest number of properties one object schema may declare.
+	// A message is not a table: past this, split the object into named types.
+	MaxProperties = 10_000
+	// MaxNumberLength is the longest number literal read, in characters (after YAML's
+	// `_` separators are removed). Exact big-number arithmetic on longer literals is
+	// quadratic; every int64 and double fits in far fewer.
+	MaxNumberLength = 1_000
+	// maxMessageLen is the longest diagnostic message or hint printed, in bytes: longer
+	// ones (a 1 MB key quoted in a message) keep their head and tail.
+	maxMessageLen = 1_000
 )
 
 // Severity is how serious a diagnostic is.
@@ -155,9 +167,16 @@ func Load(ctx context.Context, path string) (reg *model.Registry, diags Diagnost
 			srcs = append(srcs, source{name: name, skip: true})
 			continue
 		}
-		b, err := os.ReadFile(name)
+		// Read at most one byte over the cap: the size of a device, a FIFO or a file
+		// that grows (a symbolic link to /dev/zero) says nothing.
+		b, err := readCapped(name)
 		if err != nil {
 			return nil, nil, fmt.Errorf("registry: %w", err)
+		}
+		if len(b) > MaxFileSize {
+			tooBig = append(tooBig, sizeDiag(name, -1))
+			srcs = append(srcs, source{name: name, skip: true})
+			continue
 		}
 		srcs = append(srcs, source{name: name, data: b})
 	}
@@ -201,12 +220,26 @@ func LoadFiles(ctx context.Context, files map[string][]byte) (*model.Registry, D
 	return reg, diags, err
 }
 
+// readCapped reads up to MaxFileSize+1 bytes of the file at name.
+func readCapped(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+}
+
 func sizeDiag(name string, size int64) Diagnostic {
+	what := fmt.Sprintf("file is %d bytes", size)
+	if size < 0 { // read past the cap; the size is unknown (a device, a growing file)
+		what = fmt.Sprintf("file is over %d bytes", MaxFileSize)
+	}
 	return Diagnostic{
 		Pos:      model.Pos{File: name, Line: 1, Column: 1},
 		Severity: SeverityError,
 		Rule:     RuleLimit,
-		Message:  fmt.Sprintf("file is %d bytes; the limit is %d bytes (16 MiB)", size, MaxFileSize),
+		Message:  fmt.Sprintf("%s; the limit is %d bytes (16 MiB)", what, MaxFileSize),
 		Hint:     "split the registry into several files in one directory",
 	}
 }
@@ -216,4 +249,41 @@ type source struct {
 	name string
 	data []byte
 	skip bool // too big; already reported
+}
+
+// clipText shortens s to about n bytes, cut on a rune boundary, noting how long it was.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…(%d bytes)", s[:cut], len(s))
+}
+
+// clipMiddle shortens s to about n bytes by eliding its middle, keeping the head
+// (what is wrong) and the tail (where, and the rest of the sentence).
+func clipMiddle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head, tail := n/2, len(s)-n/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return fmt.Sprintf("%s …(%d bytes elided)… %s", s[:head], tail-head, s[tail:])
+}
+
+// tidy keeps every diagnostic's message and hint printable: one line, bounded length.
+func tidy(ds Diagnostics) Diagnostics {
+	for i := range ds {
+		ds[i].Message = clipMiddle(ds[i].Message, maxMessageLen)
+		ds[i].Hint = clipMiddle(ds[i].Hint, maxMessageLen)
+	}
+	return ds
 }

@@ -477,7 +477,7 @@ func TestSchema(t *testing.T) {
 }
 
 func FuzzLoad(f *testing.F) {
-	for _, glob := range []string{"good/*.yaml", "bad/*.yaml", "bad/*/*.yaml"} {
+	for _, glob := range []string{"good/*.yaml", "bad/*.yaml", "bad/*/*.yaml", "../rules/*/*.yaml"} {
 		files, _ := filepath.Glob(filepath.Join(testdata, glob))
 		for _, file := range files {
 			b, err := os.ReadFile(file)
@@ -502,6 +502,24 @@ func FuzzLoad(f *testing.F) {
 			if _, ok := ruleByID(d.Rule); !ok {
 				t.Fatalf("unknown rule: %v", d)
 			}
+		}
+	})
+}
+
+// FuzzSlowPattern runs the slow-pattern analysis (BQ037) on every pattern RE2 accepts:
+// it must not panic, and it must not take long on long patterns.
+func FuzzSlowPattern(f *testing.F) {
+	for _, p := range []string{`^(a+)+$`, `(a|a)*`, `(.*a){10}`, `(\d|\w)+`, `^(\w+\s?)*$`, `(a|aa)*`, `^[A-Z]{3}$`,
+		`^[^@\s]+@[^@\s]+\.[^@\s]+$`, `^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$`, `(?:[a-z]{2}-)*[a-z]+`, `[\]a-]+`, `\p{L}+(\x{41}|\pN)*`,
+		`(?P<x>a)|(?<y>b)`, `a{2,}?b{,3}`, `[^]]*`, `()*`, `(|a)+`} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if _, err := regexp.Compile(p); err != nil {
+			return
+		}
+		if f, ok := slowPattern(p); ok && (f.lo < 0 || f.hi > len(p) || f.lo > f.hi) {
+			t.Fatalf("finding %d..%d out of %q", f.lo, f.hi, p)
 		}
 	})
 }

@@ -26,6 +26,7 @@ const (
 	RuleExample      = "BQ034"
 	RulePattern      = "BQ035"
 	RuleText         = "BQ036"
+	RuleSlowPattern  = "BQ037"
 )
 
 // Rule describes one rule of the catalogue.
@@ -61,9 +62,9 @@ var rules = []Rule{
 		Source: "registry.schema.json (properties.default: not); BRIEF §3",
 		Hint:   "make the field required, or document the default in `description`"},
 	{ID: RuleLimit, Severity: SeverityError,
-		Title:  "input limit exceeded: file size, nesting depth or YAML alias expansion",
+		Title:  "input limit exceeded: file size, nesting depth, YAML alias expansion, properties per object or number length",
 		Source: "BRIEF §8",
-		Hint:   "split the registry into files and reuse schemas through `types:` instead of YAML aliases"},
+		Hint:   "split the registry into files, objects into named types, and reuse schemas through `types:` instead of YAML aliases"},
 	{ID: RuleLintUnused, Severity: SeverityWarning,
 		Title:  "lint ignore that silences nothing: no finding of the rule in its scope, an unknown rule id, or a rule that cannot be silenced",
 		Source: "BRIEF §4 (lint: {ignore, reason})",
@@ -140,7 +141,7 @@ var rules = []Rule{
 	{ID: RuleNamedType, Severity: SeverityError,
 		Title:  "unknown named type, or a named type that can only be infinite",
 		Source: "BRIEF §3, §4",
-		Hint:   "declare the type under `types:`; break a cycle with an optional, nullable, array or map property"},
+		Hint:   "declare the type under `types:`; break a cycle with an optional or nullable property, a map, or an array that may be empty"},
 	{ID: RuleExample, Severity: SeverityError,
 		Title:       "example that does not validate against its field",
 		Source:      "BRIEF §3; JSON Schema examples",
@@ -154,6 +155,11 @@ var rules = []Rule{
 		Title:  "bidirectional-override or control character in text that reaches generated code, schemas or docs",
 		Source: "BRIEF §4 (Trojan Source, CVE-2021-42574)",
 		Hint:   "remove the invisible character"},
+	{ID: RuleSlowPattern, Severity: SeverityWarning,
+		Title:       "pattern that backtracks catastrophically in ECMA-262 and other backtracking engines: a variable quantifier nested in another whose repetitions can match the same characters, or overlapping alternatives under a quantifier",
+		Source:      "BRIEF §4; JSON Schema pattern (ReDoS)",
+		Hint:        "make every character matchable one way only: `^a+$` instead of `^(a+)+$`, `[ab]` instead of `(a|b)`, `^\\w+( \\w+)*$` instead of `^(\\w+\\s?)*$`",
+		Silenceable: true},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

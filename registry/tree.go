@@ -155,7 +155,7 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 		return &tnode{kind: tMap, pos: model.Pos{File: name, Line: 1, Column: 1}, size: 1, height: 1}, nil
 	}
 	if err != nil {
-		return nil, Diagnostics{yamlDiag(name, err)}
+		return nil, Diagnostics{longKeyHint(yamlDiag(name, err), data)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -180,6 +180,33 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 		return nil, c.diags
 	}
 	return t, c.diags
+}
+
+// maxImplicitKey is YAML's limit on a key written without `? ` (YAML 1.2 §7.4.2).
+const maxImplicitKey = 1024
+
+// longKeyHint explains the YAML error that a key over 1024 characters causes, which
+// yaml.v3 reports as a misplaced colon.
+func longKeyHint(d Diagnostic, data []byte) Diagnostic {
+	if !strings.Contains(d.Message, "mapping values are not allowed") && !strings.Contains(d.Message, "could not find expected ':'") {
+		return d
+	}
+	line := data
+	for i := 1; i < d.Pos.Line; i++ {
+		j := bytes.IndexByte(line, '\n')
+		if j < 0 {
+			return d
+		}
+		line = line[j+1:]
+	}
+	if j := bytes.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	if k := bytes.Index(line, []byte(": ")); k > maxImplicitKey || (k < 0 && len(line) > maxImplicitKey) {
+		d.Message += fmt.Sprintf(" (a key longer than %d characters)", maxImplicitKey)
+		d.Hint = fmt.Sprintf("YAML limits a plain key to %d characters: shorten the name, or write a long key explicitly as `? key` on one line and `: value` on the next", maxImplicitKey)
+	}
+	return d
 }
 
 func yamlDiag(name string, err error) Diagnostic {
@@ -416,7 +443,18 @@ var (
 
 // scalar fills t from a scalar node.
 func (c *converter) scalar(n *yaml.Node, t *tnode) {
-	switch n.ShortTag() {
+	tag := n.ShortTag()
+	if (tag == "!!int" || tag == "!!float" || (n.Style == 0 && tag == "!!str")) && len(n.Value) > MaxNumberLength {
+		if plain := strings.ReplaceAll(n.Value, "_", ""); len(plain) > MaxNumberLength &&
+			(tag != "!!str" || yamlFloatRe.MatchString(plain)) {
+			t.kind, t.bad = tNull, true
+			c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleLimit,
+				Message: fmt.Sprintf("number literal of %d characters; the limit is %d", len(plain), MaxNumberLength),
+				Hint:    "write the number with fewer digits; an int64 has at most 19 and a double needs at most 17 significant digits"})
+			return
+		}
+	}
+	switch tag {
 	case "!!null":
 		t.kind = tNull
 	case "!!bool":
@@ -446,6 +484,12 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 		plain := strings.ReplaceAll(n.Value, "_", "")
 		r, ok := new(big.Rat).SetString(strings.TrimPrefix(plain, "+"))
 		if !ok {
+			if f, err := strconv.ParseFloat(plain, 64); errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
+				// !!float 1e99999999: beyond what big.Rat accepts, and a double's range.
+				t.kind, t.bad = tNull, true
+				c.nonFinite(n, n.Value)
+				return
+			}
 			t.kind = tStr
 			t.str = n.Value
 			return

@@ -633,11 +633,44 @@ func (c *comparer) enum(path string, ro, rn *model.Schema, at model.Pos) {
 	}
 }
 
+// propertyPath appends a property to a JSON path: `.name` for a plain name, else the
+// bracket form with a quoted name (`["a b\n"]`), so that a name with spaces, quotes or
+// newlines can neither break a report's line nor inject Markdown.
+func propertyPath(path, name string) string {
+	if plainName(name) {
+		return path + "." + name
+	}
+	return path + "[" + strconv.Quote(name) + "]"
+}
+
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '$' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func propertyIndex(s *model.Schema) map[string]*model.Property {
+	m := make(map[string]*model.Property, len(s.Properties))
+	for _, p := range s.Properties {
+		m[p.Name] = p
+	}
+	return m
+}
+
 func (c *comparer) object(path string, ro, rn *model.Schema) {
 	oClosed, nClosed := !ro.AdditionalProperties, !rn.AdditionalProperties
+	// Indexes: looking each property up by a scan made objects with thousands of
+	// properties quadratic.
+	oIndex, nIndex := propertyIndex(ro), propertyIndex(rn)
 	for _, op := range ro.Properties {
-		pp := path + "." + op.Name
-		np := rn.Property(op.Name)
+		pp := propertyPath(path, op.Name)
+		np := nIndex[op.Name]
 		if np == nil {
 			id := RuleOptionalRemoved
 			switch {
@@ -659,8 +692,8 @@ func (c *comparer) object(path string, ro, rn *model.Schema) {
 		}
 	}
 	for _, np := range rn.Properties {
-		pp := path + "." + np.Name
-		op := ro.Property(np.Name)
+		pp := propertyPath(path, np.Name)
+		op := oIndex[np.Name]
 		if op == nil {
 			id := RuleOptionalAdded
 			switch {

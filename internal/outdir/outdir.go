@@ -57,7 +57,9 @@ var ErrUnsafePath = errors.New("unsafe output path")
 // leaves unchanged files alone (their modification time is kept). Before changing
 // anything it checks every file: a hand-written file in the way (ErrNotGenerated), a
 // symbolic link or a name with a path separator (ErrUnsafePath) stop it with nothing
-// written. Errors name the path and wrap the cause.
+// written. When writing, renaming or removing fails midway (a full disk, an unwritable
+// directory, an I/O error), every change already made is undone: the directory is left
+// as it was, without temporary files. Errors name the path and wrap the cause.
 func Sync(ctx context.Context, dir string, files []File, opts Options) (Plan, error) {
 	var plan Plan
 	if info, err := os.Lstat(dir); err == nil {
@@ -140,65 +142,226 @@ func readRegular(path string) ([]byte, error) {
 	return b, nil
 }
 
-// apply stages every file to write as a temporary file in dir, then renames them into
-// place and removes stale files. When staging fails, every temporary file is removed
-// and a directory Sync created is removed again, so nothing is left half-written.
+// Filesystem operations apply uses; tests replace them to simulate a full disk or a
+// rename that fails midway.
+var (
+	createTemp = os.CreateTemp
+	rename     = os.Rename
+	link       = os.Link
+	remove     = os.Remove
+	writeTemp  = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+)
+
+// apply stages every file to write as a temporary file in dir, then commits: each old
+// file that is replaced or removed is first kept as a backup (a hard link, or a rename
+// where links are not supported), then the staged file is renamed into place. When any
+// step fails, every committed step is undone in reverse order — old files back in
+// place, new ones removed — every temporary and backup file is removed, and a directory
+// Sync created is removed again: the directory ends as it was, not half-updated.
 func apply(dir string, files []File, plan Plan) (err error) {
-	created := false
+	var created []string // directories MkdirAll made, deepest last
 	if _, statErr := os.Stat(dir); errors.Is(statErr, fs.ErrNotExist) {
+		for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+			if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			created = append([]string{d}, created...)
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			removeDirs(created)
 			return fmt.Errorf("%s: %w", dir, err)
 		}
-		created = true
 	}
 	write := map[string]bool{}
 	for _, n := range plan.Write {
 		write[n] = true
 	}
 	type staged struct{ tmp, final string }
-	var done []staged
+	var temps []staged
+	// steps records each committed change, so that a failure can undo them in reverse.
+	type step struct {
+		final   string
+		backup  string // "" when final did not exist before
+		moved   bool   // the old file was renamed to backup (no hard link)
+		placed  bool   // the new file is in place
+		removed bool   // the stale file was removed
+	}
+	var steps []*step
 	defer func() {
-		if err != nil {
-			for _, s := range done {
-				os.Remove(s.tmp)
+		if err == nil {
+			for _, s := range steps {
+				if s.backup != "" {
+					remove(s.backup)
+				}
 			}
-			if created {
-				os.Remove(dir)
+			return
+		}
+		restored := true
+		for i := len(steps) - 1; i >= 0; i-- {
+			s := steps[i]
+			switch {
+			case s.backup != "" && !s.placed && !s.moved && !s.removed:
+				// The old file is still in place (a hard link to the backup; renaming
+				// one link over the other would do nothing).
+				remove(s.backup)
+			case s.backup != "":
+				// Put the old file back over whatever is there (an atomic rename).
+				if rerr := rename(s.backup, s.final); rerr != nil {
+					err = fmt.Errorf("%w; restoring %s from %s also failed: %v", err, s.final, s.backup, rerr)
+					restored = false
+				}
+			case s.placed:
+				remove(s.final)
 			}
+		}
+		for _, t := range temps {
+			remove(t.tmp)
+		}
+		removeDirs(created)
+		if restored {
+			err = fmt.Errorf("%w (nothing was changed)", err)
 		}
 	}()
 	for _, f := range files {
 		if !write[f.Name] {
 			continue
 		}
-		tmp, err := os.CreateTemp(dir, ".bqgen-*.tmp")
+		final := filepath.Join(dir, f.Name)
+		tmp, err := createTemp(dir, ".bqgen-*.tmp")
 		if err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
-		done = append(done, staged{tmp.Name(), filepath.Join(dir, f.Name)})
-		if _, err := tmp.Write(f.Content); err != nil {
+		temps = append(temps, staged{tmp.Name(), final})
+		if _, err := writeTemp(tmp, f.Content); err != nil {
 			tmp.Close()
-			return fmt.Errorf("%s: %w", filepath.Join(dir, f.Name), err)
+			return fmt.Errorf("%s: %w", final, err)
 		}
 		if err := tmp.Chmod(0o644); err != nil {
 			tmp.Close()
-			return fmt.Errorf("%s: %w", filepath.Join(dir, f.Name), err)
+			return fmt.Errorf("%s: %w", final, err)
 		}
 		if err := tmp.Close(); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(dir, f.Name), err)
+			return fmt.Errorf("%s: %w", final, err)
 		}
 	}
-	for i, s := range done {
-		if err := os.Rename(s.tmp, s.final); err != nil {
-			done = done[i:]
-			return fmt.Errorf("%s: %w", s.final, err)
+	// backup keeps the current content of final (which exists) under a new name.
+	backup := func(final string) (*step, error) {
+		for i := 0; ; i++ {
+			b := filepath.Join(dir, fmt.Sprintf(".bqgen-%d-%d.bak", os.Getpid(), len(steps)+i))
+			if _, err := os.Lstat(b); err == nil {
+				continue
+			}
+			if lerr := link(final, b); lerr == nil {
+				return &step{final: final, backup: b}, nil
+			}
+			if rerr := rename(final, b); rerr != nil {
+				return nil, fmt.Errorf("%s: keeping a backup: %w", final, rerr)
+			}
+			return &step{final: final, backup: b, moved: true}, nil
 		}
 	}
-	done = nil
+	for _, t := range temps {
+		st := &step{final: t.final}
+		if _, lerr := os.Lstat(t.final); lerr == nil {
+			b, err := backup(t.final)
+			if err != nil {
+				return err
+			}
+			st = b
+		}
+		steps = append(steps, st)
+		if err := rename(t.tmp, t.final); err != nil {
+			return fmt.Errorf("%s: %w", t.final, err)
+		}
+		st.placed = true
+	}
+	temps = nil
 	for _, name := range plan.Remove {
-		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		final := filepath.Join(dir, name)
+		if _, lerr := os.Lstat(final); lerr != nil {
+			continue
+		}
+		st, err := backup(final)
+		if err != nil {
+			return err
+		}
+		steps = append(steps, st)
+		if !st.moved {
+			if err := remove(final); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: %w", final, err)
+			}
+			st.removed = true
 		}
 	}
 	return nil
+}
+
+// removeDirs removes the directories apply created, deepest first, when empty.
+func removeDirs(dirs []string) {
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Remove(dirs[i])
+	}
+}
+
+// Fail makes the filesystem operation op ("create" a temporary file, "write" one,
+// "rename" one into place, "link" a backup, "remove" a stale file) fail once with err, on the call after n
+// calls succeed, until the returned function restores it. It exists so that the tests of commands writing
+// through Sync can simulate a full disk, an unwritable directory or a rename failing
+// midway; it is not safe for concurrent use with Sync.
+func Fail(op string, n int, err error) (restore func()) {
+	calls := 0
+	fail := func() bool { calls++; return calls == n+1 }
+	switch op {
+	case "create":
+		old := createTemp
+		createTemp = func(dir, pattern string) (*os.File, error) {
+			if fail() {
+				return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: err}
+			}
+			return old(dir, pattern)
+		}
+		return func() { createTemp = old }
+	case "write":
+		old := writeTemp
+		writeTemp = func(f *os.File, b []byte) (int, error) {
+			if fail() {
+				// A full disk takes part of the data, then fails.
+				k, _ := old(f, b[:len(b)/2])
+				return k, &fs.PathError{Op: "write", Path: f.Name(), Err: err}
+			}
+			return old(f, b)
+		}
+		return func() { writeTemp = old }
+	case "rename":
+		old := rename
+		rename = func(from, to string) error {
+			if fail() {
+				return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+			}
+			return old(from, to)
+		}
+		return func() { rename = old }
+	case "remove":
+		old := remove
+		remove = func(name string) error {
+			if fail() {
+				return &fs.PathError{Op: "remove", Path: name, Err: err}
+			}
+			return old(name)
+		}
+		return func() { remove = old }
+	case "link":
+		old := link
+		link = func(from, to string) error {
+			if fail() {
+				return &os.LinkError{Op: "link", Old: from, New: to, Err: err}
+			}
+			return old(from, to)
+		}
+		return func() { link = old }
+	}
+	panic("outdir.Fail: unknown operation " + op)
 }
