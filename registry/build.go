@@ -859,6 +859,11 @@ func (l *loader) link() {
 		}
 		l.curLint = u.lint
 		msg := fmt.Sprintf("unknown type %q in %s", u.s.Ref, u.what)
+		if b := builtinAlias(u.s.Ref); b != "" {
+			l.report(u.pos, RuleNamedType, msg+fmt.Sprintf("; did you mean the built-in type %q?", b),
+				fmt.Sprintf("write `type: %s` (built-in type names are lower case)", b))
+			continue
+		}
 		var close []string
 		if l.canSuggest(len(names)) {
 			close = closest(u.s.Ref, names, 3)

@@ -302,6 +302,24 @@ func isTimeName(toks []string) bool {
 	return false
 }
 
+// builtinAliases maps type names other languages use to the registry's built-in type
+// (BRIEF §3), for the did-you-mean of an unknown type.
+var builtinAliases = map[string]string{
+	"int": "integer", "int32": "integer", "int64": "integer", "long": "integer", "short": "integer", "bigint": "integer",
+	"float": "number", "float32": "number", "float64": "number", "double": "number", "decimal": "number",
+	"bool": "boolean", "str": "string", "text": "string", "char": "string",
+	"datetime": "timestamp", "instant": "timestamp", "time": "timestamp",
+	"guid": "uuid", "list": "array", "dict": "map", "hash": "map", "record": "object",
+	"integer": "integer", "number": "number", "boolean": "boolean", "string": "string",
+	"object": "object", "array": "array", "map": "map", "money": "money", "timestamp": "timestamp", "uuid": "uuid",
+}
+
+// builtinAlias returns the built-in type a foreign or wrongly-cased type name means
+// (`UUID` → uuid, `int` → integer, `Money` → money), or "".
+func builtinAlias(name string) string {
+	return builtinAliases[strings.ToLower(name)]
+}
+
 // isFlagName reports whether a field name reads as a yes/no question (BQ026).
 func isFlagName(toks []string) bool {
 	return len(toks) > 1 && (toks[0] == "is" || toks[0] == "has" || toks[0] == "can")
@@ -325,7 +343,9 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 				fmt.Sprintf(`write %s: {type: money}, carried as {"amount": 1299, "currency": "EUR"} with the amount in integer minor units (cents)`, yamlKey(name)))
 		}
 	case model.Integer:
-		if l.reg.HasConsumer("node") && s.Encoding != "string" {
+		// A time-named integer gets BQ025 (type it timestamp), whose fix also makes it
+		// JavaScript-safe, so BQ022 is not reported beside it.
+		if l.reg.HasConsumer("node") && s.Encoding != "string" && !isTimeName(toks) {
 			if why := jsUnsafe(s); why != "" {
 				l.report(pos, RuleJSSafe, fmt.Sprintf("%s %s, and a node consumer is declared: JavaScript loses integers beyond ±9007199254740991", what, why),
 					"bound it with minimum/maximum within ±9007199254740991, or carry it as a JSON string with `encoding: string`")
@@ -354,9 +374,15 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
 		}
 	}
-	if (s.Kind == model.Integer || s.Kind == model.Number) && isTimeName(toks) {
+	switch {
+	case (s.Kind == model.Integer || s.Kind == model.Number) && isTimeName(toks):
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a plain %s; time is Unix milliseconds typed timestamp", what, s.Kind),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC; seconds are multiplied by 1000)", yamlKey(name)))
+	case s.Kind == model.String && s.Format != "date" && isTimeName(toks):
+		// CONTRACT §3.6: a point in time is Unix milliseconds, never a string; a
+		// calendar date (format: date) is not a point in time.
+		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a string; time is Unix milliseconds typed timestamp, never a formatted string", what),
+			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC); a calendar date without time stays {type: string, format: date}", yamlKey(name)))
 	}
 	for i, ex := range s.Examples {
 		if s.Kind == model.Boolean && ex != nil {

@@ -456,7 +456,9 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 	case *kind.AnyOf, *kind.OneOf:
 		if last == "type" && node != nil && node.kind == tStr {
 			d.Message = fmt.Sprintf("unknown type %q in %s", node.str, pwhat)
-			if sug := suggest(node.str, builtins); sug != "" {
+			if sug := builtinAlias(node.str); sug != "" {
+				d.Message += fmt.Sprintf("; did you mean %q?", sug)
+			} else if sug := suggest(node.str, builtins); sug != "" {
 				d.Message += fmt.Sprintf("; did you mean %q?", sug)
 			}
 			d.Hint = "use one of " + strings.Join(builtins, ", ") + ", or a CamelCase name from `types:`"
