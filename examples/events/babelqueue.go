@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"math"
 	"math/big"
@@ -683,16 +684,48 @@ func publishMessage(ctx context.Context, p Publisher, msg any, t *typeDesc) (str
 // Router dispatches envelopes to typed handlers by URN (CONTRACT §6 consumer
 // rules). Register handlers with the generated Handle… methods (a later
 // registration for a URN replaces the earlier one); Dispatch is safe for
-// concurrent use. The zero value is usable.
+// concurrent use. The zero value is usable, with the default body size limit
+// (DefaultMaxBodySize).
 type Router struct {
 	mu       sync.RWMutex
 	handlers map[string]func(context.Context, *envelope) error
+	maxBody  int // 0: DefaultMaxBodySize; < 0: no limit
+}
+
+// DefaultMaxBodySize is the largest body, in bytes, a Router dispatches unless
+// WithMaxBodySize says otherwise: 1 MiB, the largest message Amazon SQS
+// carries and well above what one business event needs. A larger body is
+// rejected before it is parsed, as ErrMalformedEnvelope (dead-letter reason
+// "poison").
+const DefaultMaxBodySize = 1 << 20
+
+// RouterOption configures a Router built by NewRouter.
+type RouterOption func(*Router)
+
+// WithMaxBodySize sets the largest body, in bytes, Dispatch accepts (default
+// DefaultMaxBodySize); n <= 0 removes the limit. A body over the limit fails
+// with ErrMalformedEnvelope before it is parsed, so that a hostile producer
+// cannot make a consumer parse an arbitrarily large document.
+func WithMaxBodySize(n int) RouterOption {
+	return func(r *Router) {
+		if n <= 0 {
+			n = -1
+		}
+		r.maxBody = n
+	}
 }
 
 // NewRouter returns a Router with no handlers: until one is registered,
-// Dispatch returns ErrUnknownURN for every well-formed envelope.
-func NewRouter() *Router {
-	return &Router{handlers: make(map[string]func(context.Context, *envelope) error)}
+// Dispatch returns ErrUnknownURN for every well-formed envelope. Options
+// (WithMaxBodySize) apply in order; nil options are ignored.
+func NewRouter(opts ...RouterOption) *Router {
+	r := &Router{handlers: make(map[string]func(context.Context, *envelope) error)}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(r)
+		}
+	}
+	return r
 }
 
 // register makes h the handler of urn, replacing any earlier one. h decodes
@@ -712,8 +745,17 @@ func (r *Router) register(urn string, h func(context.Context, *envelope) error) 
 // Errors, classified by DeadLetterReasonOf: ErrMalformedEnvelope,
 // ErrUnsupportedSchemaVersion, ErrUnknownURN (no handler; the message names
 // the URN), a ValidationErrors wrapped with the URN (ErrInvalidData), or the
-// handler's own error wrapped as "<urn>: <err>".
+// handler's own error wrapped as "<urn>: <err>". A body over the Router's size
+// limit (DefaultMaxBodySize, WithMaxBodySize) is ErrMalformedEnvelope.
 func (r *Router) Dispatch(ctx context.Context, body []byte) error {
+	if limit := r.maxBody; limit >= 0 {
+		if limit == 0 {
+			limit = DefaultMaxBodySize
+		}
+		if len(body) > limit {
+			return malformed("body of %d bytes is over the limit of %d bytes (WithMaxBodySize)", len(body), limit)
+		}
+	}
 	env, err := decodeEnvelope(body)
 	if err != nil {
 		return err
@@ -782,7 +824,8 @@ func checkPattern(e *ValidationErrors, path, s string, re *regexp.Regexp) {
 // checkFormat checks s against a JSON Schema format with the same verdict as
 // github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 format assertions: email,
 // uri, date, date-time, uuid (uuid here accepts upper-case hex, as the format
-// does; the UUID type itself is stricter, see checkUUID). Other formats are
+// does; the UUID type itself is stricter, see checkUUID), each narrowed by the
+// pattern the emitted schema carries (narrowFormat). Other formats are
 // annotations and are not checked.
 func checkFormat(e *ValidationErrors, path, s, format string) {
 	if err := formatError(format, s); err != nil {
@@ -791,21 +834,27 @@ func checkFormat(e *ValidationErrors, path, s, format string) {
 }
 
 // formatError returns why s is not a valid format, or nil (also for the
-// formats that are annotations only).
+// formats that are annotations only). A value the format logic accepts must also
+// be in the subset every validator agrees on (narrowFormat), as the emitted schemas
+// say with their pattern.
 func formatError(format, s string) error {
+	var err error
 	switch format {
 	case "email":
-		return formatEmail(s)
+		err = formatEmail(s)
 	case "uri":
-		return formatURI(s)
+		err = formatURI(s)
 	case "date":
-		return formatDate(s)
+		err = formatDate(s)
 	case "date-time":
-		return formatDateTime(s)
+		err = formatDateTime(s)
 	case "uuid":
-		return formatUUID(s)
+		err = formatUUID(s)
 	}
-	return nil
+	if err == nil && !narrowFormat(format, s) {
+		err = errNarrow(format)
+	}
+	return err
 }
 
 // checkIntMin checks v >= min (v > min when exclusive).
@@ -831,24 +880,6 @@ func formatFloat(v float64) string {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return string(appendFloat(nil, v))
-}
-
-// checkFloatMin checks v >= min (v > min when exclusive).
-func checkFloatMin(e *ValidationErrors, path string, v, min float64, exclusive bool) {
-	if exclusive && !(v > min) {
-		addErr(e, path, fmt.Sprintf("must be greater than %s, got %s", formatFloat(min), formatFloat(v)))
-	} else if !exclusive && !(v >= min) {
-		addErr(e, path, fmt.Sprintf("must be at least %s, got %s", formatFloat(min), formatFloat(v)))
-	}
-}
-
-// checkFloatMax checks v <= max (v < max when exclusive).
-func checkFloatMax(e *ValidationErrors, path string, v, max float64, exclusive bool) {
-	if exclusive && !(v < max) {
-		addErr(e, path, fmt.Sprintf("must be less than %s, got %s", formatFloat(max), formatFloat(v)))
-	} else if !exclusive && !(v <= max) {
-		addErr(e, path, fmt.Sprintf("must be at most %s, got %s", formatFloat(max), formatFloat(v)))
-	}
 }
 
 // checkFinite rejects NaN and ±Inf (CONTRACT §3.2).
@@ -1751,6 +1782,9 @@ func (p *parser) string() (string, error) {
 type decoder struct {
 	errs ValidationErrors
 	path []pathElem // where the table-driven codec is (see at)
+	// ties are the number literals that decoded onto a bound or enum value but are not
+	// its shortest decimal, by path (noteNumber); usually nil.
+	ties map[string]numberTie
 }
 
 // fail records a decoding error at path.
@@ -2179,6 +2213,681 @@ func asSyntaxError(err error) (*syntaxError, bool) {
 	return se, ok
 }
 
+// ---- PII-safe logging ----
+//
+// A value marked x-gdpr-sensitive in the registry has fGDPR in its
+// descriptor (on the field's use, or on a named or declared type itself).
+// logValueOf and appendRedacted render a value for logs with every sensitive
+// value replaced by its redaction (docs/generated-code.md, "Logging personal
+// data"):
+//
+//   - a sensitive string (or UUID) keeps its first Unicode code point followed
+//     by "***": "Ñandú" → "Ñ***"; the empty string, a string starting with
+//     invalid UTF-8, and a string enum value become "***" (the first letter
+//     of one of a few known values would give the value away);
+//   - any other sensitive value (number, boolean, money, timestamp, object,
+//     array, map) becomes the string "***", whatever it holds;
+//   - a null stays null and an absent optional field stays absent: whether a
+//     value exists is not redacted;
+//   - everything else is rendered as is.
+//
+// The generated types holding sensitive values implement slog.LogValuer and
+// fmt.Stringer with them (logValueAny, stringAny); Message[T] implements
+// slog.LogValuer for every T.
+
+// redacted is the replacement of a sensitive value that is not a string.
+const redacted = "***"
+
+// redactedString returns the redaction of the sensitive value v of the
+// resolved descriptor t.
+func redactedString(t *typeDesc, v reflect.Value) string {
+	if (t.kind == kString && t.enum == nil) || t.kind == kUUID {
+		if r, size := utf8.DecodeRuneInString(v.String()); r != utf8.RuneError || size > 1 {
+			return v.String()[:size] + redacted
+		}
+	}
+	return redacted
+}
+
+// resolveSensitive is resolve, also reporting whether the value is sensitive:
+// sens, or a descriptor on the way is marked.
+func resolveSensitive(t *typeDesc, sens bool) (*typeDesc, bool) {
+	for {
+		sens = sens || t.flags&fGDPR != 0
+		switch t.kind {
+		case kNamed:
+			t = &namedTypes[t.ref]
+		case kDesc:
+			t = t.elem
+		default:
+			return t, sens
+		}
+	}
+}
+
+// present returns the value of the struct field fv described by f, and false
+// when the field is absent (a nil pointer, a nil optional slice or map).
+func present(f *fieldDesc, fv reflect.Value) (reflect.Value, bool) {
+	switch fv.Kind() {
+	case reflect.Pointer:
+		if fv.IsNil() {
+			return fv, false
+		}
+		return fv.Elem(), true
+	case reflect.Slice, reflect.Map:
+		return fv, f.required || !fv.IsNil()
+	}
+	return fv, true
+}
+
+// sortedKeys returns the keys of the map v in byte order.
+func sortedKeys(v reflect.Value) []reflect.Value {
+	keys := v.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	return keys
+}
+
+// logJSON is redacted JSON text in a log record: slog's JSON handler embeds
+// it as JSON (MarshalJSON), the text handler prints it (String). Arrays have
+// no slog.Kind, so they are logged this way.
+type logJSON string
+
+func (j logJSON) MarshalJSON() ([]byte, error) { return []byte(j), nil }
+func (j logJSON) String() string               { return string(j) }
+
+// logValueOf returns the slog.Value of v (of t's Go type); sens says that an
+// enclosing value is sensitive. Objects and maps become groups (keys in schema
+// order, map keys sorted; an empty one is the JSON text {} since handlers drop
+// empty groups), arrays redacted JSON text, money a group {amount, currency},
+// integers and timestamps (Unix ms) Int64, null nil.
+func logValueOf(t *typeDesc, v reflect.Value, sens bool) slog.Value {
+	if t.flags&fNullable != 0 {
+		if !v.Field(1).Bool() {
+			return slog.AnyValue(nil)
+		}
+		v = v.Field(0)
+	}
+	t, sens = resolveSensitive(t, sens)
+	if sens {
+		return slog.StringValue(redactedString(t, v))
+	}
+	switch t.kind {
+	case kString, kUUID:
+		return slog.StringValue(v.String())
+	case kInt64, kInt32, kInt64Str, kInt32Str, kTimestamp:
+		return slog.Int64Value(v.Int())
+	case kFloat64:
+		return slog.Float64Value(v.Float())
+	case kBool:
+		return slog.BoolValue(v.Bool())
+	case kMoney:
+		return slog.GroupValue(slog.Int64("amount", v.Field(0).Int()), slog.String("currency", v.Field(1).String()))
+	case kObject:
+		attrs := make([]slog.Attr, 0, len(t.fields))
+		for i := range t.fields {
+			f := &t.fields[i]
+			if fv, ok := present(f, v.Field(i)); ok {
+				attrs = append(attrs, slog.Attr{Key: f.key, Value: logValueOf(&f.typ, fv, false)})
+			}
+		}
+		return groupValue(attrs)
+	case kMap:
+		keys := sortedKeys(v)
+		attrs := make([]slog.Attr, len(keys))
+		for i, k := range keys {
+			attrs[i] = slog.Attr{Key: k.String(), Value: logValueOf(t.elem, v.MapIndex(k), false)}
+		}
+		return groupValue(attrs)
+	case kArray:
+		return slog.AnyValue(logJSON(appendResolved(nil, t, v)))
+	}
+	return slog.AnyValue(nil)
+}
+
+// groupValue is slog.GroupValue(attrs...), or the JSON text {} for no attrs.
+func groupValue(attrs []slog.Attr) slog.Value {
+	if len(attrs) == 0 {
+		return slog.AnyValue(logJSON("{}"))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+// appendRedacted appends the compact JSON of v (of t's Go type) to b, as
+// encodeValue does, with every sensitive value replaced by the JSON string of
+// its redaction; sens says that an enclosing value is sensitive.
+func appendRedacted(b []byte, t *typeDesc, v reflect.Value, sens bool) []byte {
+	if t.flags&fNullable != 0 {
+		if !v.Field(1).Bool() {
+			return append(b, "null"...)
+		}
+		v = v.Field(0)
+	}
+	t, sens = resolveSensitive(t, sens)
+	if sens {
+		return appendString(b, redactedString(t, v))
+	}
+	return appendResolved(b, t, v)
+}
+
+// appendResolved is appendRedacted for a resolved, non-null, non-sensitive
+// value.
+func appendResolved(b []byte, t *typeDesc, v reflect.Value) []byte {
+	switch t.kind {
+	case kString, kUUID:
+		return appendString(b, v.String())
+	case kInt64, kInt32, kTimestamp:
+		return appendInt(b, v.Int())
+	case kInt64Str, kInt32Str:
+		return appendIntString(b, v.Int())
+	case kFloat64:
+		return appendFloat(b, v.Float())
+	case kBool:
+		return appendBool(b, v.Bool())
+	case kMoney:
+		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
+	case kObject:
+		b = append(b, '{')
+		first := true
+		for i := range t.fields {
+			f := &t.fields[i]
+			fv, ok := present(f, v.Field(i))
+			if !ok {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendKey(b, f.key)
+			b = appendRedacted(b, &f.typ, fv, false)
+		}
+		return append(b, '}')
+	case kArray:
+		b = append(b, '[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendRedacted(b, t.elem, v.Index(i), false)
+		}
+		return append(b, ']')
+	case kMap:
+		b = append(b, '{')
+		for i, k := range sortedKeys(v) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendKey(b, k.String())
+			b = appendRedacted(b, t.elem, v.MapIndex(k), false)
+		}
+		return append(b, '}')
+	}
+	return append(b, "null"...)
+}
+
+// ---- entry points of the generated methods ----
+
+// logValueAny is the LogValue method of a generated type holding sensitive
+// values: x is a pointer to a value of t's Go type.
+func logValueAny(x any, t *typeDesc) slog.Value {
+	return logValueOf(t, reflect.ValueOf(x).Elem(), false)
+}
+
+// stringAny is the String method of a generated type holding sensitive
+// values: the compact JSON of *x (as MarshalJSON writes it) with each
+// sensitive value replaced by the JSON string of its redaction.
+func stringAny(x any, t *typeDesc) string {
+	return string(appendRedacted(nil, t, reflect.ValueOf(x).Elem(), false))
+}
+
+// LogValue implements slog.LogValuer: a group of the envelope's fields under
+// their JSON keys (job, trace_id, data, meta{id, queue, lang, schema_version,
+// created_at}, attempts and, when present, dead_letter{…}), the data rendered
+// with every x-gdpr-sensitive value redacted (docs/generated-code.md,
+// "Logging personal data").
+func (m Message[T]) LogValue() slog.Value { return messageLogValue(&m) }
+
+// messageLogValue is Message[T].LogValue for the *Message[T] msg.
+func messageLogValue(msg any) slog.Value {
+	m := refsOf(msg)
+	var data slog.Value
+	if t, err := schemaOf(m.data.Addr().Interface()); err == nil {
+		data = logValueOf(t, m.data, false)
+	} else {
+		data = slog.AnyValue(m.data.Interface()) // not a generated type: nothing is marked
+	}
+	meta := m.meta
+	attrs := []slog.Attr{
+		slog.String("job", *m.urn),
+		slog.String("trace_id", *m.traceID),
+		{Key: "data", Value: data},
+		slog.Group("meta", slog.String("id", meta.ID), slog.String("queue", meta.Queue), slog.String("lang", meta.Lang),
+			slog.Int("schema_version", meta.SchemaVersion), slog.Int64("created_at", int64(meta.CreatedAt))),
+		slog.Int("attempts", *m.attempts),
+	}
+	if dl := *m.deadLetter; dl != nil {
+		dla := []slog.Attr{
+			slog.String("reason", string(dl.Reason)),
+			{Key: "error", Value: optStringValue(dl.Error)},
+			{Key: "exception", Value: optStringValue(dl.Exception)},
+			slog.Int64("failed_at", int64(dl.FailedAt)),
+			slog.String("original_queue", dl.OriginalQueue),
+			slog.Int("attempts", dl.Attempts),
+		}
+		if dl.Lang != "" {
+			dla = append(dla, slog.String("lang", dl.Lang))
+		}
+		attrs = append(attrs, slog.Attr{Key: "dead_letter", Value: slog.GroupValue(dla...)})
+	}
+	return slog.GroupValue(attrs...)
+}
+
+func optStringValue(s *string) slog.Value {
+	if s == nil {
+		return slog.AnyValue(nil)
+	}
+	return slog.StringValue(*s)
+}
+
+// ---- format narrowing ----
+//
+// jsonschema/v6 and ajv-formats read the asserted formats differently (a trailing
+// dot in an email domain, a raw space in a URI, a space instead of "T" in a
+// date-time, a "urn:uuid:" prefix, …). The emitted JSON Schemas therefore narrow each
+// format with a pattern to a subset on which every validator agrees, and the runtime
+// checks the same patterns (the expressions of bqgen's JSON Schema emitter) after
+// the format logic of formatError. Compiled on first use.
+
+const (
+	nAtext      = "A-Za-z0-9!#$%&'*+/=?^_`{|}~-"
+	nAtextDot   = "A-Za-z0-9!#$%&'*+/=?^_`{|}~.-"
+	nLDHLabel   = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+	nPctEnc     = "%[0-9A-Fa-f]{2}"
+	nPchar      = "(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|" + nPctEnc + ")"
+	nQFchar     = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|" + nPctEnc + ")"
+	nURIHost    = "(?:\\[[0-9A-Fa-f:]*:[0-9A-Fa-f:]*\\]|[A-Za-z0-9._~!$&'()*+,;=-]*)"
+	nURIAuthHP  = "//(?:(?:[A-Za-z0-9._~!$&'()*+,;=:-]|" + nPctEnc + ")*@)?" + nURIHost + "(?::[0-9]*)?(?:/" + nPchar + "*)*"
+	nURIPathAbs = "/(?:" + nPchar + "+(?:/" + nPchar + "*)*)?"
+	nURIRootles = nPchar + "+(?:/" + nPchar + "*)*"
+
+	narrowEmail = "^[" + nAtext + "](?:[" + nAtextDot + "]{0,62}[" + nAtext + "])?@" +
+		nLDHLabel + "(?:\\." + nLDHLabel + ")+$"
+	narrowURI = "^[A-Za-z][A-Za-z0-9+.-]*:(?:" + nURIAuthHP + "|" + nURIPathAbs + "|" + nURIRootles + ")" +
+		"(?:\\?" + nQFchar + "*)?(?:#" + nQFchar + "*)?$"
+	narrowDate     = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+	narrowDateTime = "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$"
+	narrowUUID     = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+
+	// narrowEmailMax is the longest address format email accepts.
+	narrowEmailMax = 254
+)
+
+// reNarrowURI is the URI narrowing, compiled on first use; the other narrowings are
+// matched by hand (matchEmail, …), which TestNarrowMatchersAgreeWithPatterns checks
+// against their patterns.
+var reNarrowURI = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(narrowURI) })
+
+// narrowFormat reports whether s is in the subset of format that every validator
+// agrees on (see above); formats without a narrowing report true.
+func narrowFormat(format, s string) bool {
+	switch format {
+	case "email":
+		return len(s) <= narrowEmailMax && matchEmail(s)
+	case "uri":
+		return reNarrowURI().MatchString(s)
+	case "date":
+		return len(s) == 10 && matchDate(s)
+	case "date-time":
+		return matchDateTime(s)
+	case "uuid":
+		return matchUUID(s)
+	}
+	return true
+}
+
+// matchDate matches YYYY-MM-DD (ASCII digits) at the start of s.
+func matchDate(s string) bool {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchDateTime matches narrowDateTime.
+func matchDateTime(s string) bool {
+	if len(s) < 20 || !matchDate(s) || (s[10] != 'T' && s[10] != 't') ||
+		!isDigit(s[11]) || !isDigit(s[12]) || s[13] != ':' || !isDigit(s[14]) || !isDigit(s[15]) ||
+		s[16] != ':' || !isDigit(s[17]) || !isDigit(s[18]) {
+		return false
+	}
+	rest := s[19:]
+	if rest[0] == '.' {
+		i := 1
+		for i < len(rest) && isDigit(rest[i]) {
+			i++
+		}
+		if i == 1 {
+			return false
+		}
+		rest = rest[i:]
+	}
+	switch {
+	case rest == "Z" || rest == "z":
+		return true
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-'):
+		return isDigit(rest[1]) && isDigit(rest[2]) && rest[3] == ':' && isDigit(rest[4]) && isDigit(rest[5])
+	}
+	return false
+}
+
+// matchUUID matches narrowUUID: 8-4-4-4-12 hex digits of either case.
+func matchUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !isDigit(c) && (c|0x20 < 'a' || c|0x20 > 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isAtext reports an RFC 5322 atext character (ASCII).
+func isAtext(c byte) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', isDigit(c):
+		return true
+	}
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '/', '=', '?', '^', '_', '`', '{', '|', '}', '~', '-':
+		return true
+	}
+	return false
+}
+
+func isLetterDigit(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c)
+}
+
+// matchEmail matches narrowEmail: local part of 1 to 64 atext characters and dots,
+// first and last not a dot; "@"; two or more labels of 1 to 63 letters, digits and
+// hyphens, first and last not a hyphen, separated by dots.
+func matchEmail(s string) bool {
+	at := -1
+	for i := 0; i < len(s); i++ {
+		if s[i] == '@' {
+			at = i
+			break
+		}
+	}
+	if at < 1 || at > 64 || !isAtext(s[0]) || !isAtext(s[at-1]) {
+		return false
+	}
+	for i := 1; i < at-1; i++ {
+		if !isAtext(s[i]) && s[i] != '.' {
+			return false
+		}
+	}
+	labels := 0
+	for rest := s[at+1:]; ; {
+		n := 0
+		for n < len(rest) && rest[n] != '.' {
+			n++
+		}
+		label := rest[:n]
+		if n < 1 || n > 63 || !isLetterDigit(label[0]) || !isLetterDigit(label[n-1]) {
+			return false
+		}
+		for i := 1; i < n-1; i++ {
+			if !isLetterDigit(label[i]) && label[i] != '-' {
+				return false
+			}
+		}
+		labels++
+		if n == len(rest) {
+			return labels >= 2
+		}
+		rest = rest[n+1:]
+	}
+}
+
+// ---- exact number comparison ----
+//
+// JSON Schema compares numbers exactly, and so do jsonschema/v6 and the emitted
+// schemas' readers that parse numbers exactly. A number bound or enum value of the
+// registry is the double b; the schema writes it as its shortest decimal B (what
+// strconv.FormatFloat(b, 'g', -1, 64) and JSON encoders write). An instance literal x
+// decodes to f, the double nearest x. Rounding is monotonic, so whenever f != b the
+// float64 comparison of f and b is the exact comparison of x and B; only f == b needs
+// a look at the digits: x and B may still differ (1.49999999999999999999 and 1.5; the
+// exact expansion of the double nearest 0.3 and 0.3). decodeValue then records the
+// sign of x − B (noteNumber) and validateFloat uses it in place of the tie.
+//
+// For a float64 built in Go there is no literal: it is judged as it is encoded, by its
+// shortest decimal, and the float64 comparison is already exact for that.
+
+// numberTie is the exact comparison of a decoded literal with the shortest decimal of
+// the float64 it decoded to: -1 below, +1 above (0 is never recorded).
+type numberTie struct {
+	sign int8
+	lit  string
+}
+
+// onTie reports whether the float64 f of a number schema t equals one of its bounds
+// or enum values, where the literal's digits can decide.
+func onTie(t *typeDesc, f float64) bool {
+	if (t.flags&fFMin != 0 && f == t.flo) || (t.flags&fFMax != 0 && f == t.fhi) {
+		return true
+	}
+	for _, e := range t.enumFloat {
+		if f == e {
+			return true
+		}
+	}
+	return false
+}
+
+// noteNumber records, for the value at the decoder's current path, how the literal
+// lit compares with the shortest decimal of f, when f sits on a bound or enum value
+// of t and they differ.
+func noteNumber(d *decoder, t *typeDesc, lit string, f float64) {
+	if !onTie(t, f) {
+		return
+	}
+	short := strconv.FormatFloat(f, 'g', -1, 64)
+	if lit == short {
+		return
+	}
+	c := cmpDecimal(lit, short)
+	if c == 0 {
+		return
+	}
+	if d.ties == nil {
+		d.ties = map[string]numberTie{}
+	}
+	d.ties[d.at()] = numberTie{sign: int8(c), lit: lit}
+}
+
+// tieAt returns the recorded tie of the value at the current path, if any.
+func (d *decoder) tieAt() (numberTie, bool) {
+	if d.ties == nil {
+		return numberTie{}, false
+	}
+	n, ok := d.ties[d.at()]
+	return n, ok
+}
+
+// cmpDecimal compares two JSON number literals exactly: -1, 0 or +1. It works on the
+// digits (no big arithmetic, no work proportional to an exponent), so a hostile
+// literal costs time linear in its length.
+func cmpDecimal(a, b string) int {
+	an, ad, ae := splitDecimal(a)
+	bn, bd, be := splitDecimal(b)
+	switch {
+	case ad == "" && bd == "":
+		return 0
+	case ad == "":
+		if bn {
+			return 1
+		}
+		return -1
+	case bd == "":
+		if an {
+			return -1
+		}
+		return 1
+	case an != bn:
+		if an {
+			return -1
+		}
+		return 1
+	}
+	c := cmpMagnitude(ad, ae, bd, be)
+	if an {
+		return -c
+	}
+	return c
+}
+
+// cmpMagnitude compares 0.d1 × 10^e1 and 0.d2 × 10^e2 (digit strings without
+// leading or trailing zeros, both non-empty).
+func cmpMagnitude(d1 string, e1 int64, d2 string, e2 int64) int {
+	if e1 != e2 {
+		if e1 < e2 {
+			return -1
+		}
+		return 1
+	}
+	for i := 0; i < len(d1) && i < len(d2); i++ {
+		if d1[i] != d2[i] {
+			if d1[i] < d2[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(d1) < len(d2):
+		return -1
+	case len(d1) > len(d2):
+		return 1
+	}
+	return 0
+}
+
+// splitDecimal reads a JSON number literal as neg, digits, exp: the value is
+// ±0.digits × 10^exp, digits without leading or trailing zeros ("" for zero). The
+// exponent saturates far beyond any double, which keeps comparisons right.
+func splitDecimal(s string) (neg bool, digits string, exp int64) {
+	if s != "" && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	mant := s
+	var e int64
+	if i := indexExp(s); i >= 0 {
+		mant = s[:i]
+		es := s[i+1:]
+		eneg := false
+		if es != "" && (es[0] == '+' || es[0] == '-') {
+			eneg = es[0] == '-'
+			es = es[1:]
+		}
+		for j := 0; j < len(es); j++ {
+			if e < 1<<40 {
+				e = e*10 + int64(es[j]-'0')
+			}
+		}
+		if eneg {
+			e = -e
+		}
+	}
+	intPart, frac := mant, ""
+	for i := 0; i < len(mant); i++ {
+		if mant[i] == '.' {
+			intPart, frac = mant[:i], mant[i+1:]
+			break
+		}
+	}
+	// All digits, with the point after intPart: value = 0.(intPart frac) × 10^(len(intPart)+e).
+	all := intPart + frac
+	point := int64(len(intPart))
+	lead := 0
+	for lead < len(all) && all[lead] == '0' {
+		lead++
+	}
+	all = all[lead:]
+	point -= int64(lead)
+	end := len(all)
+	for end > 0 && all[end-1] == '0' {
+		end--
+	}
+	all = all[:end]
+	if all == "" {
+		return neg, "", 0
+	}
+	return neg, all, point + e
+}
+
+func indexExp(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 'e' || s[i] == 'E' {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkNumberBound records the violation of a number bound b (a minimum when isMin),
+// naming the decoded literal as the value when it decided a tie.
+func checkNumberBound(e *ValidationErrors, path string, f float64, tie numberTie, hasTie bool, b float64, isMin, excl bool) {
+	got := formatFloat(f)
+	if hasTie {
+		got = abbreviate(tie.lit)
+	}
+	var want string
+	switch {
+	case isMin && excl:
+		want = "must be greater than "
+	case isMin:
+		want = "must be at least "
+	case excl:
+		want = "must be less than "
+	default:
+		want = "must be at most "
+	}
+	addErr(e, path, want+formatFloat(b)+", got "+got)
+}
+
+// errNarrow says what the narrowing of format excludes.
+func errNarrow(format string) error {
+	msg := "outside the subset of " + format + " every validator agrees on"
+	switch format {
+	case "email":
+		msg = "not a plain address: a dot-atom local part of at most 64 characters, a domain of two or more letter-digit-hyphen labels, no quoted local part, address literal or trailing dot, at most 254 characters"
+	case "uri":
+		msg = "not a plain ASCII URI: RFC 3986 characters only, something after the scheme's colon, no percent-encoding in the host, an IP literal only as bracketed IPv6 hex and colons"
+	case "date-time":
+		msg = "not the RFC 3339 form YYYY-MM-DDThh:mm:ss[.frac] with offset Z or ±hh:mm"
+	case "uuid":
+		msg = "not 8-4-4-4-12 hex digits"
+	}
+	return errors.New(msg)
+}
+
 // ---- table-driven codec ----
 //
 // Every generated type is described by a package-level typeDesc: static data
@@ -2224,22 +2933,24 @@ const (
 	fFExclMin                       // number: flo is exclusive
 	fFExclMax                       // number: fhi is exclusive
 	fUnique                         // array: uniqueItems
+	fGDPR                           // x-gdpr-sensitive: logs redact the value (log.go)
 )
 
 // typeDesc describes the Go value of one schema.
 type typeDesc struct {
-	kind    descKind
-	flags   descFlags
-	lo, hi  int64           // length, item-count or integer bounds (see flags)
-	flo     float64         // number lower bound
-	fhi     float64         // number upper bound
-	format  string          // string format asserted (email, uri, date, date-time, uuid)
-	pattern **regexp.Regexp // string pattern (a package-level compiled regexp)
-	enum    []string        // string enum values
-	enumInt []int64         // integer enum values
-	fields  []fieldDesc     // object properties, in struct field order
-	elem    *typeDesc       // array items, map values
-	ref     int             // kNamed: index in namedTypes
+	kind      descKind
+	flags     descFlags
+	lo, hi    int64           // length, item-count or integer bounds (see flags)
+	flo       float64         // number lower bound
+	fhi       float64         // number upper bound
+	format    string          // string format asserted (email, uri, date, date-time, uuid)
+	pattern   **regexp.Regexp // string pattern (a package-level compiled regexp)
+	enum      []string        // string enum values
+	enumInt   []int64         // integer enum values
+	enumFloat []float64       // number enum values (exact comparison: noteNumber)
+	fields    []fieldDesc     // object properties, in struct field order
+	elem      *typeDesc       // array items, map values
+	ref       int             // kNamed: index in namedTypes
 }
 
 // fieldDesc is one object property: the struct field of the same index.
@@ -2354,6 +3065,7 @@ func decodeValue(d *decoder, t *typeDesc, v reflect.Value, j *jsonValue) {
 		if j.kind == jsonNumber {
 			if f, err := strconv.ParseFloat(j.str, 64); err == nil {
 				v.SetFloat(f)
+				noteNumber(d, t, j.str, f)
 				return
 			}
 		}
@@ -2616,17 +3328,52 @@ func validateFloat(d *decoder, t *typeDesc, f float64) {
 	if f-f != 0 { // NaN or ±Inf
 		checkFinite(e, d.at(), f)
 	}
+	if t.flags&(fFMin|fFMax) == 0 && t.enumFloat == nil {
+		return
+	}
+	// cmp compares the value with the bound b exactly (see noteNumber): the float64
+	// comparison unless f == b and the decoded literal was not b's shortest decimal.
+	var tie numberTie
+	var tieKnown, hasTie bool
+	cmp := func(b float64) int {
+		switch {
+		case f < b:
+			return -1
+		case f > b:
+			return 1
+		case f != b: // NaN
+			return 2
+		}
+		if !tieKnown {
+			tie, hasTie = d.tieAt()
+			tieKnown = true
+		}
+		if hasTie {
+			return int(tie.sign)
+		}
+		return 0
+	}
 	if t.flags&fFMin != 0 {
 		excl := t.flags&fFExclMin != 0
-		if (excl && !(f > t.flo)) || (!excl && !(f >= t.flo)) {
-			checkFloatMin(e, d.at(), f, t.flo, excl)
+		if c := cmp(t.flo); c == 2 || c < 0 || (excl && c == 0) {
+			checkNumberBound(e, d.at(), f, tie, hasTie, t.flo, true, excl)
 		}
 	}
 	if t.flags&fFMax != 0 {
 		excl := t.flags&fFExclMax != 0
-		if (excl && !(f < t.fhi)) || (!excl && !(f <= t.fhi)) {
-			checkFloatMax(e, d.at(), f, t.fhi, excl)
+		if c := cmp(t.fhi); c == 2 || c > 0 || (excl && c == 0) {
+			checkNumberBound(e, d.at(), f, tie, hasTie, t.fhi, false, excl)
 		}
+	}
+	if t.enumFloat != nil {
+		in := false
+		for _, v := range t.enumFloat {
+			if cmp(v) == 0 {
+				in = true
+				break
+			}
+		}
+		checkEnum(e, d.at(), in)
 	}
 }
 

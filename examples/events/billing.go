@@ -2,7 +2,10 @@
 
 package events
 
-import "context"
+import (
+	"context"
+	"log/slog"
+)
 
 // tdBillingInvoiceRequested describes BillingInvoiceRequested to the runtime's table-driven codec.
 var tdBillingInvoiceRequested = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
@@ -126,7 +129,7 @@ var tdBillingPaymentCaptured = typeDesc{kind: kObject, flags: fChecked, fields: 
 	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
 	{key: "captured_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
 	{key: "method", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdBillingPaymentCapturedMethod}},
-	{key: "card_last4", typ: typeDesc{kind: kString, flags: fNullable | fChecked, pattern: &pattern0}},
+	{key: "card_last4", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fGDPR, pattern: &pattern0}},
 	{key: "gateway_reference", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 64}},
 }}
 
@@ -174,6 +177,18 @@ func (x BillingPaymentCaptured) MarshalJSON() ([]byte, error) {
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *BillingPaymentCaptured) UnmarshalJSON(b []byte) error {
 	return unmarshalAny(b, x, &tdBillingPaymentCaptured)
+}
+
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
+// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+func (x BillingPaymentCaptured) LogValue() slog.Value {
+	return logValueAny(&x, &tdBillingPaymentCaptured)
+}
+
+// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
+// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+func (x BillingPaymentCaptured) String() string {
+	return stringAny(&x, &tdBillingPaymentCaptured)
 }
 
 // BillingPaymentCapturedURN is the URN of BillingPaymentCaptured.

@@ -2,7 +2,10 @@
 
 package events
 
-import "context"
+import (
+	"context"
+	"log/slog"
+)
 
 // tdNotificationsEmailWelcomeSend describes NotificationsEmailWelcomeSend to the runtime's table-driven codec.
 var tdNotificationsEmailWelcomeSend = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
@@ -45,6 +48,18 @@ func (x NotificationsEmailWelcomeSend) MarshalJSON() ([]byte, error) {
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *NotificationsEmailWelcomeSend) UnmarshalJSON(b []byte) error {
 	return unmarshalAny(b, x, &tdNotificationsEmailWelcomeSend)
+}
+
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
+// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+func (x NotificationsEmailWelcomeSend) LogValue() slog.Value {
+	return logValueAny(&x, &tdNotificationsEmailWelcomeSend)
+}
+
+// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
+// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+func (x NotificationsEmailWelcomeSend) String() string {
+	return stringAny(&x, &tdNotificationsEmailWelcomeSend)
 }
 
 // NotificationsEmailWelcomeSendURN is the URN of NotificationsEmailWelcomeSend.

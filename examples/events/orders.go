@@ -2,7 +2,10 @@
 
 package events
 
-import "context"
+import (
+	"context"
+	"log/slog"
+)
 
 // tdOrdersCancelled describes OrdersCancelled to the runtime's table-driven codec.
 var tdOrdersCancelled = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
@@ -334,6 +337,18 @@ func (x *OrdersCreatedV2) UnmarshalJSON(b []byte) error {
 	return unmarshalAny(b, x, &tdOrdersCreatedV2)
 }
 
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
+// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+func (x OrdersCreatedV2) LogValue() slog.Value {
+	return logValueAny(&x, &tdOrdersCreatedV2)
+}
+
+// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
+// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+func (x OrdersCreatedV2) String() string {
+	return stringAny(&x, &tdOrdersCreatedV2)
+}
+
 // OrdersCreatedV2URN is the URN of OrdersCreatedV2.
 const OrdersCreatedV2URN = "urn:babel:orders:created.v2"
 
@@ -478,6 +493,18 @@ func (x OrdersShip) MarshalJSON() ([]byte, error) {
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *OrdersShip) UnmarshalJSON(b []byte) error {
 	return unmarshalAny(b, x, &tdOrdersShip)
+}
+
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
+// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+func (x OrdersShip) LogValue() slog.Value {
+	return logValueAny(&x, &tdOrdersShip)
+}
+
+// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
+// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+func (x OrdersShip) String() string {
+	return stringAny(&x, &tdOrdersShip)
 }
 
 // OrdersShipURN is the URN of OrdersShip.

@@ -2,7 +2,10 @@
 
 package events
 
-import "regexp"
+import (
+	"log/slog"
+	"regexp"
+)
 
 // The registry's patterns, compiled once.
 var (
@@ -16,16 +19,16 @@ var (
 var namedTypeDescs = [...]typeDesc{
 	// 0: Address
 	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-		{key: "line1", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 1, hi: 200}},
-		{key: "line2", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 200}},
+		{key: "line1", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMin | fMax, lo: 1, hi: 200}},
+		{key: "line2", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 200}},
 		{key: "city", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 1, hi: 100}},
-		{key: "postal_code", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 16}},
+		{key: "postal_code", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 16}},
 		{key: "country", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern2}},
 	}},
 	// 1: Customer
 	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
 		{key: "customer_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
-		{key: "email", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 254, format: "email"}},
+		{key: "email", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 254, format: "email"}},
 		{key: "display_name", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 80}},
 	}},
 }
@@ -77,6 +80,18 @@ func (x *Address) UnmarshalJSON(b []byte) error {
 	return unmarshalAny(b, x, &namedTypeDescs[0])
 }
 
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
+// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+func (x Address) LogValue() slog.Value {
+	return logValueAny(&x, &namedTypeDescs[0])
+}
+
+// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
+// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+func (x Address) String() string {
+	return stringAny(&x, &namedTypeDescs[0])
+}
+
 // Customer is the registry type Customer.
 //
 // The person who placed an order.
@@ -106,4 +121,16 @@ func (x Customer) MarshalJSON() ([]byte, error) {
 // null only where nullable) and validates it; on error x is unchanged.
 func (x *Customer) UnmarshalJSON(b []byte) error {
 	return unmarshalAny(b, x, &namedTypeDescs[1])
+}
+
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
+// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+func (x Customer) LogValue() slog.Value {
+	return logValueAny(&x, &namedTypeDescs[1])
+}
+
+// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
+// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+func (x Customer) String() string {
+	return stringAny(&x, &namedTypeDescs[1])
 }

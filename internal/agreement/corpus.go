@@ -247,7 +247,12 @@ func (g *gen) sample(s *model.Schema, full bool, refs []string) value {
 		return intValue(s, v)
 	case model.Number:
 		if len(s.Enum) > 0 {
-			return Raw(exactText(s.Enum[0].(float64)))
+			// The exact double when it is the enum's decimal (so that ajv is compared).
+			e := s.Enum[0].(float64)
+			if x, _ := ratOf(exactText(e)); numberOK(s, x) {
+				return Raw(exactText(e))
+			}
+			return Raw(shortText(e))
 		}
 		for _, c := range []float64{0, 1, -1, 0.5, 100} {
 			if numberOK(s, new(big.Rat).SetFloat64(c)) {
@@ -255,13 +260,31 @@ func (g *gen) sample(s *model.Schema, full bool, refs []string) value {
 			}
 		}
 		for _, b := range []*model.Bound{s.Minimum, s.Maximum} {
-			if b != nil && numberOK(s, new(big.Rat).SetFloat64(b.Float())) {
-				return Raw(exactText(b.Float()))
+			if b == nil {
+				continue
+			}
+			// Preferably the bound's exact double (ajv is compared on it).
+			for _, txt := range []string{exactText(b.Float()), shortText(b.Float())} {
+				if r, ok := ratOf(txt); ok && numberOK(s, r) {
+					return Raw(txt)
+				}
 			}
 		}
 		lo, hi := s.ExclusiveMinimum, s.ExclusiveMaximum
 		if lo != nil && hi != nil {
 			return Raw(exactText((lo.Float() + hi.Float()) / 2))
+		}
+		// One exclusive bound far from the small candidates (exclusiveMinimum: 1e6):
+		// one step inside it.
+		for _, b := range []struct {
+			b    *model.Bound
+			step float64
+		}{{lo, 1}, {hi, -1}} {
+			if b.b != nil {
+				if c := b.b.Float() + b.step; numberOK(s, new(big.Rat).SetFloat64(c)) {
+					return Raw(exactText(c))
+				}
+			}
 		}
 		g.fail("cannot build a number for %+v", s)
 		return Raw("0")
@@ -1053,8 +1076,9 @@ func intLiterals(s *model.Schema, timestamp bool) []string {
 }
 
 // numberExpect is the exact JSON Schema verdict of the number literal lit under the
-// integer or number schema s. For a number schema it is Unknown when lit is not an
-// exact double: the Go decoder reads a float64, so it compares the rounded value.
+// integer or number schema s: the literal's exact value against the decimals the
+// emitted schema writes (for a number schema, the shortest decimal of each bound's and
+// enum value's double), as jsonschema/v6 and the Go decoder compare them.
 func numberExpect(s *model.Schema, lit string) Expect {
 	r, ok := ratOf(lit)
 	if !ok {
@@ -1075,32 +1099,24 @@ func numberExpect(s *model.Schema, lit string) Expect {
 	} else {
 		exp = numberExpectRat(s, r)
 	}
-	if s.Kind == model.Number && !exactDouble(lit) {
-		return Unknown
-	}
 	return exp
 }
 
 // numberOK reports whether the exact value r satisfies the number schema s, whose
-// bounds are the doubles of the registry.
+// bounds and enum values are read as the shortest decimals the emitted schema writes
+// for the registry's doubles (0.3, not the double
+// 0.299999999999999988897769753748434595763683319091796875): JSON Schema semantics,
+// which jsonschema/v6 and the Go decoder implement exactly (docs/agreement.md).
 func numberOK(s *model.Schema, r *big.Rat) bool {
-	return numberOKWith(s, r, func(f float64) *big.Rat { return new(big.Rat).SetFloat64(f) })
-}
-
-// numberExpectRat is the verdict of the exact value r under the number schema s:
-// Unknown when it depends on whether a bound is read as the registry's double (the Go
-// decoder) or as the shortest decimal the emitted schema writes for it (0.3 is not
-// the double 0.299999999999999988897769753748434595763683319091796875).
-func numberExpectRat(s *model.Schema, r *big.Rat) Expect {
-	asDouble := numberOK(s, r)
-	asDecimal := numberOKWith(s, r, func(f float64) *big.Rat {
+	return numberOKWith(s, r, func(f float64) *big.Rat {
 		d, _ := ratOf(strconv.FormatFloat(f, 'g', -1, 64))
 		return d
 	})
-	if asDouble != asDecimal {
-		return Unknown
-	}
-	return expectOf(asDouble)
+}
+
+// numberExpectRat is the verdict of the exact value r under the number schema s.
+func numberExpectRat(s *model.Schema, r *big.Rat) Expect {
+	return expectOf(numberOK(s, r))
 }
 
 func numberOKWith(s *model.Schema, r *big.Rat, rat func(float64) *big.Rat) bool {

@@ -108,12 +108,12 @@ func ValidPackage(name string) bool {
 // RuntimeIdentifiers are the exported package-level names the generated runtime
 // (babelqueue.go) declares; a registry name that maps onto one of them collides.
 var RuntimeIdentifiers = []string{
-	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "ErrInvalidData",
+	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "DefaultMaxBodySize", "ErrInvalidData",
 	"ErrMalformedEnvelope", "ErrUnknownURN", "ErrUnsupportedSchemaVersion", "Message",
 	"Meta", "Money", "NewRouter", "Nullable", "NullableOf", "Option", "Publisher",
-	"ReasonFailed", "ReasonPoison", "ReasonUnknownURN", "Router", "Timestamp",
+	"ReasonFailed", "ReasonPoison", "ReasonUnknownURN", "Router", "RouterOption", "Timestamp",
 	"TimestampOf", "UUID", "ValidationError", "ValidationErrors", "WithClock",
-	"WithIDSource", "WithQueue", "WithTraceID",
+	"WithIDSource", "WithMaxBodySize", "WithQueue", "WithTraceID",
 }
 
 // StructMethods are the methods generated on every struct; a field may not share their

@@ -965,25 +965,40 @@ func (c *conv) kind(f *schemaFile, ks *keywords) (kind string, nullable, ok bool
 var stringFormats = map[string]bool{"uuid": true, "email": true, "uri": true, "date": true, "date-time": true}
 
 func (c *conv) str(f *schemaFile, ks *keywords, b *fieldBuilder, nullable *bool) {
+	format := ""
 	if x, ok := ks.get("format"); ok {
 		switch {
 		case x.v.kind == jString && stringFormats[x.v.str]:
+			format = x.v.str
 			b.set("format", strNode(x.v.str))
 		default:
 			c.add(f.path, x.v, x.ptr, SeverityError, fmt.Sprintf("format %s is not supported (bqgen knows uuid, email, uri, date, date-time)", x.v.canonical()), "drop the format, or replace it with a pattern")
 		}
 	}
+	// bqgen's own format narrowing (jsonschema.FormatPatterns): the format implies it.
+	narrow := jsonschema.FormatPatterns[format]
+	isNarrow := func(x kw) bool { return narrow != "" && x.v.kind == jString && x.v.str == narrow }
+	if x, ok := ks.m["allOf"]; ok && x.v.kind == jArray && len(x.v.elems) == 1 && x.v.elems[0].kind == jObject {
+		if in := x.v.elems[0]; len(in.keys) == 1 && in.keys[0] == "pattern" && isNarrow(kw{in.get("pattern"), ""}) {
+			ks.used["allOf"] = true
+		}
+	}
 	for _, k := range []string{"minLength", "maxLength"} {
 		if x, ok := ks.get(k); ok {
+			if k == "maxLength" && format == "email" && x.v.kind == jNumber && x.v.str == strconv.Itoa(jsonschema.EmailMaxLength) {
+				continue
+			}
 			if n, ok := c.count(f, x, k); ok {
 				b.set(k, numNode(n))
 			}
 		}
 	}
 	if x, ok := ks.get("pattern"); ok {
-		if x.v.kind == jString {
+		switch {
+		case isNarrow(x):
+		case x.v.kind == jString:
 			b.set("pattern", strNode(x.v.str))
-		} else {
+		default:
 			c.add(f.path, x.v, x.ptr, SeverityError, "pattern must be a string", "")
 		}
 	}

@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -116,6 +117,8 @@ func TestFieldMapping(t *testing.T) {
 		name, schema, want string
 	}{
 		{"string", `{"type": "string", "minLength": 1, "maxLength": 5, "pattern": "^a", "format": "email"}`, `{type: string, format: email, minLength: 1, maxLength: 5, pattern: ^a}`},
+		{"format narrowing", `{"type": "string", "format": "email", "maxLength": 254, "pattern": ` + quoteJSON(jsonschema.EmailPattern) + `}`, `{type: string, format: email}`},
+		{"format narrowing beside a pattern", `{"type": "string", "format": "uri", "pattern": "^https:", "allOf": [{"pattern": ` + quoteJSON(jsonschema.URIPattern) + `}]}`, `{type: string, format: uri, pattern: '^https:'}`},
 		{"enum without type", `{"enum": ["a", "b"]}`, `{type: string, enum: [a, b]}`},
 		{"enum with null", `{"enum": ["a", null]}`, `{type: string, enum: [a], nullable: true}`},
 		{"integer enum", `{"type": "integer", "enum": [1, 2.0, 2.5]}`, `{type: integer, enum: [1, 2]}`},
@@ -328,4 +331,12 @@ func TestTypeName(t *testing.T) {
 			t.Errorf("typeName(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func quoteJSON(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

@@ -162,6 +162,14 @@ func message(e *js.ValidationError) string {
 	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok {
 		return "not allowed"
 	}
+	if p, ok := e.ErrorKind.(*kind.Pattern); ok {
+		for f, narrow := range jsonschema.FormatPatterns {
+			if p.Want == narrow {
+				// The format narrowing of the emitted schema (docs/jsonschema.md, "Formats").
+				return fmt.Sprintf("%s is not a valid %q in the subset every validator accepts (docs/jsonschema.md, Formats)", quoteAbbrev(p.Got), f)
+			}
+		}
+	}
 	out := e.BasicOutput()
 	if out.Error != nil {
 		return out.Error.String()
@@ -490,4 +498,12 @@ func typeName(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// quoteAbbrev quotes s for a message, cut to 60 bytes.
+func quoteAbbrev(s string) string {
+	if len(s) > 60 {
+		s = strings.ToValidUTF8(s[:57], "") + "..."
+	}
+	return strconv.Quote(s)
 }

@@ -152,6 +152,13 @@ func TestProblemPathsAndMessages(t *testing.T) {
 		}
 	}
 	t.Logf("\n%s", got)
+
+	// A format outside its narrowing (docs/jsonschema.md, Formats) is named as such.
+	all = fixture.Mutate(fixture.BaseAll, "email", `"a@localhost"`)
+	ps, _ = v.Data(fixture.URNAll, all)
+	if len(ps) != 1 || ps[0].Path != "$.email" || !strings.Contains(ps[0].Message, `"a@localhost" is not a valid "email" in the subset every validator accepts`) {
+		t.Errorf("narrowed email: %v", ps)
+	}
 }
 
 func TestFiles(t *testing.T) {

@@ -120,6 +120,9 @@ func (g *gen) desc(s *model.Schema, raw bool) *jen.Statement {
 	if g.hasChecks(s, false) {
 		flags = append(flags, "fChecked")
 	}
+	if s.GDPR != "" {
+		flags = append(flags, "fGDPR")
+	}
 	kind := ""
 	switch {
 	case s.Kind == model.Ref:
@@ -212,6 +215,13 @@ func (g *gen) desc(s *model.Schema, raw bool) *jen.Statement {
 				}
 				d["fhi"] = jen.Id(floatLit(hi))
 			}
+			if len(s.Enum) > 0 {
+				vals := make([]jen.Code, len(s.Enum))
+				for i, v := range s.Enum {
+					vals[i] = jen.Id(enumLit(v))
+				}
+				d["enumFloat"] = jen.Index().Float64().Values(vals...)
+			}
 		case model.Boolean:
 			kind = "kBool"
 		case model.Money:
@@ -271,7 +281,7 @@ func (g *gen) desc(s *model.Schema, raw bool) *jen.Statement {
 		d["flags"] = fl
 	}
 	var items []jen.Code
-	for _, k := range []string{"kind", "flags", "lo", "hi", "flo", "fhi", "format", "pattern", "enum", "enumInt", "ref", "elem", "fields"} {
+	for _, k := range []string{"kind", "flags", "lo", "hi", "flo", "fhi", "format", "pattern", "enum", "enumInt", "enumFloat", "ref", "elem", "fields"} {
 		if v, ok := d[k]; ok {
 			items = append(items, jen.Id(k).Op(":").Add(v))
 		}

@@ -23,7 +23,10 @@ type gen struct {
 	declared map[string]bool
 	// namedIndex is the index of each named type in namedTypeDescs.
 	namedIndex map[*model.NamedType]int
-	err        error
+	// pii says, per named type, whether its values can hold an x-gdpr-sensitive
+	// value (see holdsPII in log.go).
+	pii map[*model.NamedType]bool
+	err error
 }
 
 func newGen(reg *model.Registry, names *gonames.Names) *gen {
@@ -324,6 +327,7 @@ func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Mes
 	if withMethods {
 		g.commonMethods(f, name, desc)
 	}
+	g.logMethods(f, name, s, desc)
 }
 
 // enumType declares an enum type with its constants and methods.
@@ -340,6 +344,7 @@ func (g *gen) enumType(f *jen.File, name string, s *model.Schema, doc []string, 
 	if withMethods {
 		g.commonMethods(f, name, desc)
 	}
+	g.logMethods(f, name, s, desc)
 }
 
 // namedScalar declares a named type whose schema is not an object or an enum: a Go
@@ -347,6 +352,7 @@ func (g *gen) enumType(f *jen.File, name string, s *model.Schema, doc []string, 
 func (g *gen) namedScalar(f *jen.File, name string, s *model.Schema, doc []string, desc *jen.Statement) {
 	f.Add(comment(doc).Type().Id(name).Add(g.baseType(s, true)))
 	g.commonMethods(f, name, desc)
+	g.logMethods(f, name, s, desc)
 }
 
 // ---- docs ----

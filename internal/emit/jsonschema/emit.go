@@ -14,9 +14,14 @@
 //   - money, timestamp, uuid: expanded to plain JSON Schema with an "x-babel-type" hint;
 //   - nullable: "null" added to "type" ({"anyOf": [{"$ref": …}, {"type": "null"}]}
 //     for a named type), and null added to "enum";
-//   - formats (email, uri, date, date-time, uuid) are kept as "format". Validators must
-//     assert them to agree with the Go decoder: santhosh-tekuri/jsonschema
-//     Compiler.AssertFormat(), ajv with ajv-formats.
+//   - formats (email, uri, date, date-time, uuid) are kept as "format", narrowed by a
+//     "pattern" (and for email a maxLength of at most 254) to the subset on which
+//     validators agree (formats.go). Validators must assert formats to agree with the
+//     Go decoder: santhosh-tekuri/jsonschema Compiler.AssertFormat(), ajv with
+//     ajv-formats;
+//   - number bounds and enum values are written as the shortest decimal of the
+//     registry's double (0.3), which exact validators (jsonschema/v6, the Go decoder)
+//     compare with the instance's literal exactly.
 //
 // Validators in strict mode (ajv strict: true) must be told about the extension
 // keywords listed in Extensions (ajv.addVocabulary(Extensions)).
@@ -446,11 +451,21 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		if s.MinLength != nil {
 			o.Set("minLength", *s.MinLength)
 		}
-		if s.MaxLength != nil {
+		switch {
+		case s.Format == "email" && (s.MaxLength == nil || *s.MaxLength > EmailMaxLength):
+			o.Set("maxLength", EmailMaxLength) // format narrowing (formats.go)
+		case s.MaxLength != nil:
 			o.Set("maxLength", *s.MaxLength)
 		}
-		if s.Pattern != "" {
+		narrow := FormatPatterns[s.Format]
+		switch {
+		case s.Pattern != "" && narrow != "":
 			o.Set("pattern", s.Pattern)
+			o.Set("allOf", []any{ordjson.New().Set("pattern", narrow)})
+		case s.Pattern != "":
+			o.Set("pattern", s.Pattern)
+		case narrow != "":
+			o.Set("pattern", narrow)
 		}
 	case model.Integer:
 		if s.Encoding == "string" {

@@ -80,7 +80,8 @@ func metaSchema() *ordjson.Object {
 		Set("id", ordjson.New().
 			Set("description", "Unique id of this message (UUID), distinct from trace_id.").
 			Set("type", "string").
-			Set("format", "uuid")).
+			Set("format", "uuid").
+			Set("pattern", UUIDFormatPattern)).
 		Set("queue", ordjson.New().
 			Set("description", "The logical queue the message was produced to.").
 			Set("type", "string").

@@ -49,7 +49,8 @@ func checkPattern(e *ValidationErrors, path, s string, re *regexp.Regexp) {
 // checkFormat checks s against a JSON Schema format with the same verdict as
 // github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 format assertions: email,
 // uri, date, date-time, uuid (uuid here accepts upper-case hex, as the format
-// does; the UUID type itself is stricter, see checkUUID). Other formats are
+// does; the UUID type itself is stricter, see checkUUID), each narrowed by the
+// pattern the emitted schema carries (narrowFormat). Other formats are
 // annotations and are not checked.
 func checkFormat(e *ValidationErrors, path, s, format string) {
 	if err := formatError(format, s); err != nil {
@@ -58,21 +59,27 @@ func checkFormat(e *ValidationErrors, path, s, format string) {
 }
 
 // formatError returns why s is not a valid format, or nil (also for the
-// formats that are annotations only).
+// formats that are annotations only). A value the format logic accepts must also
+// be in the subset every validator agrees on (narrowFormat), as the emitted schemas
+// say with their pattern.
 func formatError(format, s string) error {
+	var err error
 	switch format {
 	case "email":
-		return formatEmail(s)
+		err = formatEmail(s)
 	case "uri":
-		return formatURI(s)
+		err = formatURI(s)
 	case "date":
-		return formatDate(s)
+		err = formatDate(s)
 	case "date-time":
-		return formatDateTime(s)
+		err = formatDateTime(s)
 	case "uuid":
-		return formatUUID(s)
+		err = formatUUID(s)
 	}
-	return nil
+	if err == nil && !narrowFormat(format, s) {
+		err = errNarrow(format)
+	}
+	return err
 }
 
 // checkIntMin checks v >= min (v > min when exclusive).
@@ -98,24 +105,6 @@ func formatFloat(v float64) string {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return string(appendFloat(nil, v))
-}
-
-// checkFloatMin checks v >= min (v > min when exclusive).
-func checkFloatMin(e *ValidationErrors, path string, v, min float64, exclusive bool) {
-	if exclusive && !(v > min) {
-		addErr(e, path, fmt.Sprintf("must be greater than %s, got %s", formatFloat(min), formatFloat(v)))
-	} else if !exclusive && !(v >= min) {
-		addErr(e, path, fmt.Sprintf("must be at least %s, got %s", formatFloat(min), formatFloat(v)))
-	}
-}
-
-// checkFloatMax checks v <= max (v < max when exclusive).
-func checkFloatMax(e *ValidationErrors, path string, v, max float64, exclusive bool) {
-	if exclusive && !(v < max) {
-		addErr(e, path, fmt.Sprintf("must be less than %s, got %s", formatFloat(max), formatFloat(v)))
-	} else if !exclusive && !(v <= max) {
-		addErr(e, path, fmt.Sprintf("must be at most %s, got %s", formatFloat(max), formatFloat(v)))
-	}
 }
 
 // checkFinite rejects NaN and ±Inf (CONTRACT §3.2).

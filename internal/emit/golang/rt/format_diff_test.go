@@ -8,11 +8,40 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	emitjs "github.com/babelqueue/bqgen/internal/emit/jsonschema"
 )
+
+// TestNarrowingPatternsMatchRuntime: the runtime checks the same format narrowing as
+// the emitted schemas carry.
+func TestNarrowingPatternsMatchRuntime(t *testing.T) {
+	rt := map[string]string{"email": narrowEmail, "uri": narrowURI, "date": narrowDate, "date-time": narrowDateTime, "uuid": narrowUUID}
+	if len(rt) != len(emitjs.FormatPatterns) {
+		t.Errorf("runtime narrows %d formats, the emitter %d", len(rt), len(emitjs.FormatPatterns))
+	}
+	for f, p := range emitjs.FormatPatterns {
+		if rt[f] != p {
+			t.Errorf("format %s: runtime pattern\n%s\nemitted pattern\n%s", f, rt[f], p)
+		}
+	}
+	if narrowEmailMax != emitjs.EmailMaxLength {
+		t.Errorf("email max length: runtime %d, emitter %d", narrowEmailMax, emitjs.EmailMaxLength)
+	}
+}
+
+// narrowedSchema is the string schema the emitter writes for format f alone.
+func narrowedSchema(f string) string {
+	s := `{"type":"string","format":"` + f + `"`
+	if f == "email" {
+		s += `,"maxLength":` + strconv.Itoa(emitjs.EmailMaxLength)
+	}
+	return s + `,"pattern":` + string(must(json.Marshal(emitjs.FormatPatterns[f]))) + `}`
+}
 
 func compileSchema(t *testing.T, schema string) *jsonschema.Schema {
 	t.Helper()
@@ -46,7 +75,7 @@ func TestFormatAgreesWithJSONSchemaV6(t *testing.T) {
 	formats := []string{"email", "uri", "date", "date-time", "uuid"}
 	schemas := map[string]*jsonschema.Schema{}
 	for _, f := range formats {
-		schemas[f] = compileSchema(t, `{"type":"string","format":"`+f+`"}`)
+		schemas[f] = compileSchema(t, narrowedSchema(f))
 	}
 	verdicts := map[bool]int{}
 	check := func(format, s string) {

@@ -529,6 +529,9 @@ func (p *parser) string() (string, error) {
 type decoder struct {
 	errs ValidationErrors
 	path []pathElem // where the table-driven codec is (see at)
+	// ties are the number literals that decoded onto a bound or enum value but are not
+	// its shortest decimal, by path (noteNumber); usually nil.
+	ties map[string]numberTie
 }
 
 // fail records a decoding error at path.

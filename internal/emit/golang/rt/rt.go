@@ -671,16 +671,48 @@ func publishMessage(ctx context.Context, p Publisher, msg any, t *typeDesc) (str
 // Router dispatches envelopes to typed handlers by URN (CONTRACT §6 consumer
 // rules). Register handlers with the generated Handle… methods (a later
 // registration for a URN replaces the earlier one); Dispatch is safe for
-// concurrent use. The zero value is usable.
+// concurrent use. The zero value is usable, with the default body size limit
+// (DefaultMaxBodySize).
 type Router struct {
 	mu       sync.RWMutex
 	handlers map[string]func(context.Context, *envelope) error
+	maxBody  int // 0: DefaultMaxBodySize; < 0: no limit
+}
+
+// DefaultMaxBodySize is the largest body, in bytes, a Router dispatches unless
+// WithMaxBodySize says otherwise: 1 MiB, the largest message Amazon SQS
+// carries and well above what one business event needs. A larger body is
+// rejected before it is parsed, as ErrMalformedEnvelope (dead-letter reason
+// "poison").
+const DefaultMaxBodySize = 1 << 20
+
+// RouterOption configures a Router built by NewRouter.
+type RouterOption func(*Router)
+
+// WithMaxBodySize sets the largest body, in bytes, Dispatch accepts (default
+// DefaultMaxBodySize); n <= 0 removes the limit. A body over the limit fails
+// with ErrMalformedEnvelope before it is parsed, so that a hostile producer
+// cannot make a consumer parse an arbitrarily large document.
+func WithMaxBodySize(n int) RouterOption {
+	return func(r *Router) {
+		if n <= 0 {
+			n = -1
+		}
+		r.maxBody = n
+	}
 }
 
 // NewRouter returns a Router with no handlers: until one is registered,
-// Dispatch returns ErrUnknownURN for every well-formed envelope.
-func NewRouter() *Router {
-	return &Router{handlers: make(map[string]func(context.Context, *envelope) error)}
+// Dispatch returns ErrUnknownURN for every well-formed envelope. Options
+// (WithMaxBodySize) apply in order; nil options are ignored.
+func NewRouter(opts ...RouterOption) *Router {
+	r := &Router{handlers: make(map[string]func(context.Context, *envelope) error)}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(r)
+		}
+	}
+	return r
 }
 
 // register makes h the handler of urn, replacing any earlier one. h decodes
@@ -700,8 +732,17 @@ func (r *Router) register(urn string, h func(context.Context, *envelope) error) 
 // Errors, classified by DeadLetterReasonOf: ErrMalformedEnvelope,
 // ErrUnsupportedSchemaVersion, ErrUnknownURN (no handler; the message names
 // the URN), a ValidationErrors wrapped with the URN (ErrInvalidData), or the
-// handler's own error wrapped as "<urn>: <err>".
+// handler's own error wrapped as "<urn>: <err>". A body over the Router's size
+// limit (DefaultMaxBodySize, WithMaxBodySize) is ErrMalformedEnvelope.
 func (r *Router) Dispatch(ctx context.Context, body []byte) error {
+	if limit := r.maxBody; limit >= 0 {
+		if limit == 0 {
+			limit = DefaultMaxBodySize
+		}
+		if len(body) > limit {
+			return malformed("body of %d bytes is over the limit of %d bytes (WithMaxBodySize)", len(body), limit)
+		}
+	}
 	env, err := decodeEnvelope(body)
 	if err != nil {
 		return err

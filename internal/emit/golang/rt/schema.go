@@ -56,22 +56,24 @@ const (
 	fFExclMin                       // number: flo is exclusive
 	fFExclMax                       // number: fhi is exclusive
 	fUnique                         // array: uniqueItems
+	fGDPR                           // x-gdpr-sensitive: logs redact the value (log.go)
 )
 
 // typeDesc describes the Go value of one schema.
 type typeDesc struct {
-	kind    descKind
-	flags   descFlags
-	lo, hi  int64           // length, item-count or integer bounds (see flags)
-	flo     float64         // number lower bound
-	fhi     float64         // number upper bound
-	format  string          // string format asserted (email, uri, date, date-time, uuid)
-	pattern **regexp.Regexp // string pattern (a package-level compiled regexp)
-	enum    []string        // string enum values
-	enumInt []int64         // integer enum values
-	fields  []fieldDesc     // object properties, in struct field order
-	elem    *typeDesc       // array items, map values
-	ref     int             // kNamed: index in namedTypes
+	kind      descKind
+	flags     descFlags
+	lo, hi    int64           // length, item-count or integer bounds (see flags)
+	flo       float64         // number lower bound
+	fhi       float64         // number upper bound
+	format    string          // string format asserted (email, uri, date, date-time, uuid)
+	pattern   **regexp.Regexp // string pattern (a package-level compiled regexp)
+	enum      []string        // string enum values
+	enumInt   []int64         // integer enum values
+	enumFloat []float64       // number enum values (exact comparison: noteNumber)
+	fields    []fieldDesc     // object properties, in struct field order
+	elem      *typeDesc       // array items, map values
+	ref       int             // kNamed: index in namedTypes
 }
 
 // fieldDesc is one object property: the struct field of the same index.
@@ -186,6 +188,7 @@ func decodeValue(d *decoder, t *typeDesc, v reflect.Value, j *jsonValue) {
 		if j.kind == jsonNumber {
 			if f, err := strconv.ParseFloat(j.str, 64); err == nil {
 				v.SetFloat(f)
+				noteNumber(d, t, j.str, f)
 				return
 			}
 		}
@@ -448,17 +451,52 @@ func validateFloat(d *decoder, t *typeDesc, f float64) {
 	if f-f != 0 { // NaN or ±Inf
 		checkFinite(e, d.at(), f)
 	}
+	if t.flags&(fFMin|fFMax) == 0 && t.enumFloat == nil {
+		return
+	}
+	// cmp compares the value with the bound b exactly (see noteNumber): the float64
+	// comparison unless f == b and the decoded literal was not b's shortest decimal.
+	var tie numberTie
+	var tieKnown, hasTie bool
+	cmp := func(b float64) int {
+		switch {
+		case f < b:
+			return -1
+		case f > b:
+			return 1
+		case f != b: // NaN
+			return 2
+		}
+		if !tieKnown {
+			tie, hasTie = d.tieAt()
+			tieKnown = true
+		}
+		if hasTie {
+			return int(tie.sign)
+		}
+		return 0
+	}
 	if t.flags&fFMin != 0 {
 		excl := t.flags&fFExclMin != 0
-		if (excl && !(f > t.flo)) || (!excl && !(f >= t.flo)) {
-			checkFloatMin(e, d.at(), f, t.flo, excl)
+		if c := cmp(t.flo); c == 2 || c < 0 || (excl && c == 0) {
+			checkNumberBound(e, d.at(), f, tie, hasTie, t.flo, true, excl)
 		}
 	}
 	if t.flags&fFMax != 0 {
 		excl := t.flags&fFExclMax != 0
-		if (excl && !(f < t.fhi)) || (!excl && !(f <= t.fhi)) {
-			checkFloatMax(e, d.at(), f, t.fhi, excl)
+		if c := cmp(t.fhi); c == 2 || c > 0 || (excl && c == 0) {
+			checkNumberBound(e, d.at(), f, tie, hasTie, t.fhi, false, excl)
 		}
+	}
+	if t.enumFloat != nil {
+		in := false
+		for _, v := range t.enumFloat {
+			if cmp(v) == 0 {
+				in = true
+				break
+			}
+		}
+		checkEnum(e, d.at(), in)
 	}
 }
 

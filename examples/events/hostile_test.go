@@ -1,0 +1,247 @@
+// This file is hand-written (it has no generated-code header, so bqgen generate
+// leaves it alone): the generated decoder against hostile bodies (issue 7, item 5).
+// Every body must come back with the right classified error, never a panic and never a
+// silent repair. docs/hardening.md ("Generated decoder") lists the limits.
+
+package events
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const (
+	hTrace = `"trace_id":"7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b"`
+	hMeta  = `"meta":{"id":"f08fd9ac-9b9c-4ba9-9569-c482f9df2664","queue":"orders","lang":"go","schema_version":1,"created_at":1796040000000}`
+	// hData is a valid urn:babel:orders:created.v2 data block with every kind of
+	// nesting: a named type, money, an array of objects, a map.
+	hData = `{"order_id":1042,"customer":{"customer_id":"0b6f2a9e-3c1d-4e5f-8a7b-9c0d1e2f3a4b","email":"ada@example.com"},"total":{"amount":2598,"currency":"EUR"},"placed_at":1796040000000,"lines":[{"sku":"BOOK-123","quantity":2,"unit_price":{"amount":1299,"currency":"EUR"}}],"tags":{"campaign":"winter"}}`
+)
+
+// hEnv returns a urn:babel:orders:created.v2 envelope with the data block data and
+// the members extra appended at the top level.
+func hEnv(data string, extra ...string) string {
+	s := `{"job":"urn:babel:orders:created.v2",` + hTrace + `,"data":` + data + `,` + hMeta + `,"attempts":0`
+	for _, e := range extra {
+		s += "," + e
+	}
+	return s + "}"
+}
+
+// hData2 returns hData with old replaced by new (exactly once).
+func hData2(old, new string) string {
+	if strings.Count(hData, old) != 1 {
+		panic("hData2: " + old)
+	}
+	return strings.Replace(hData, old, new, 1)
+}
+
+// nested returns depth nested arrays around 0: [[0]] for 2.
+func nested(depth int) string {
+	return strings.Repeat("[", depth) + "0" + strings.Repeat("]", depth)
+}
+
+type hostileCase struct {
+	name string
+	body []byte
+	want error  // nil: dispatches
+	msg  string // a substring of the error text
+}
+
+// hostileBodies is the table of TestHostileBodies, also seeds of FuzzDispatch.
+func hostileBodies() []hostileCase {
+	b := func(name, body string, want error, msg string) hostileCase {
+		return hostileCase{name, []byte(body), want, msg}
+	}
+	const dl = `"dead_letter":{"reason":"poison","error":null,"exception":null,"failed_at":1,"original_queue":"orders","attempts":0}`
+	// The envelope object is depth 1 and data depth 2: an unknown data key holding
+	// n nested arrays reaches depth 2+n.
+	deep := func(n int) string { return hEnv(hData2(`"order_id":1042`, `"order_id":1042,"x":`+nested(n))) }
+	return []hostileCase{
+		b("baseline", hEnv(hData), nil, ""),
+
+		// Invalid UTF-8: rejected, never replaced with U+FFFD (BRIEF §8).
+		b("invalid UTF-8 byte in a data string", hEnv(hData2(`"winter"`, "\"win\xfftor\"")), ErrMalformedEnvelope, "invalid UTF-8"),
+		b("invalid UTF-8 in a key", hEnv(hData2(`"campaign"`, "\"camp\xc3\"")), ErrMalformedEnvelope, "invalid UTF-8"),
+		b("invalid UTF-8 in job", strings.Replace(hEnv(hData), "created.v2", "created\xe2\x82", 1), ErrMalformedEnvelope, "invalid UTF-8"),
+		b("overlong UTF-8 encoding of '/'", hEnv(hData2(`"winter"`, "\"\xc0\xaf\"")), ErrMalformedEnvelope, "invalid UTF-8"),
+		b("UTF-8-encoded surrogate U+D800", hEnv(hData2(`"winter"`, "\"\xed\xa0\x80\"")), ErrMalformedEnvelope, "invalid UTF-8"),
+		b("code point above U+10FFFF", hEnv(hData2(`"winter"`, "\"\xf4\x90\x80\x80\"")), ErrMalformedEnvelope, "invalid UTF-8"),
+		b("truncated multi-byte sequence at the end", hEnv(hData)+"\xe2", ErrMalformedEnvelope, ""),
+		b("invalid UTF-8 outside a string", hEnv(hData)+" \xff", ErrMalformedEnvelope, "byte 0xff"),
+		b("UTF-8 byte order mark", "\xef\xbb\xbf"+hEnv(hData), ErrMalformedEnvelope, "byte 0xef"),
+		b("unpaired high surrogate escape", hEnv(hData2(`"winter"`, `"\ud800"`)), ErrMalformedEnvelope, "unpaired surrogate"),
+		b("unpaired low surrogate escape", hEnv(hData2(`"winter"`, `"\udc00x"`)), ErrMalformedEnvelope, "unpaired surrogate"),
+		b("high surrogate escape then a non-surrogate", hEnv(hData2(`"winter"`, `"\ud83d\u0041"`)), ErrMalformedEnvelope, "unpaired surrogate"),
+		b("paired surrogate escapes", hEnv(hData2(`"winter"`, `"\ud83d\udce6"`)), nil, ""),
+		b("raw control character in a string", hEnv(hData2(`"winter"`, "\"a\x00b\"")), ErrMalformedEnvelope, "control character"),
+		b("escaped NUL in a string", hEnv(hData2(`"winter"`, `"a\u0000b"`)), nil, ""),
+
+		// Duplicate keys, at every level: rejected (docs/hardening.md says why).
+		b("duplicate key: top level (job)", `{"job":"urn:babel:orders:created.v2","job":"urn:babel:orders:ship",`+hTrace+`,"data":`+hData+`,`+hMeta+`}`, ErrMalformedEnvelope, `duplicate object key "job"`),
+		b("duplicate key: job and an unknown key twice", hEnv(hData, `"x":1`, `"x":1`), ErrMalformedEnvelope, `duplicate object key "x"`),
+		b("duplicate key: meta", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1,"schema_version":2`, 1), ErrMalformedEnvelope, `duplicate object key "schema_version"`),
+		b("duplicate key: data", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"order_id":7`)), ErrMalformedEnvelope, `duplicate object key "order_id"`),
+		b("duplicate key: named type in data", hEnv(hData2(`"email":"ada@example.com"`, `"email":"ada@example.com","email":"eve@example.com"`)), ErrMalformedEnvelope, `duplicate object key "email"`),
+		b("duplicate key: money", hEnv(hData2(`"amount":2598`, `"amount":2598,"amount":1`)), ErrMalformedEnvelope, `duplicate object key "amount"`),
+		b("duplicate key: object in an array", hEnv(hData2(`"sku":"BOOK-123"`, `"sku":"BOOK-123","sku":"PEN-9"`)), ErrMalformedEnvelope, `duplicate object key "sku"`),
+		b("duplicate key: map", hEnv(hData2(`"campaign":"winter"`, `"campaign":"winter","campaign":"summer"`)), ErrMalformedEnvelope, `duplicate object key "campaign"`),
+		b("duplicate key: dead_letter", hEnv(hData, strings.Replace(dl, `"attempts":0`, `"attempts":0,"attempts":0`, 1)), ErrMalformedEnvelope, `duplicate object key "attempts"`),
+		b("duplicate key: tolerated unknown object", hEnv(hData, `"x":{"a":[{"b":1,"b":1}]}`), ErrMalformedEnvelope, `duplicate object key "b"`),
+		b("duplicate key: escaped spelling of the same key", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"order\u005fid":7`)), ErrMalformedEnvelope, `duplicate object key "order_id"`),
+		b("duplicate key: in an object of 40 keys (map path)", hEnv(hData, `"x":{`+manyKeys(40)+`,"k7":0}`), ErrMalformedEnvelope, `duplicate object key "k7"`),
+
+		// Numbers: integers exact within int64, no overflow to ±Inf.
+		b("integer beyond int64 in data", hEnv(hData2(`"order_id":1042`, `"order_id":9223372036854775808`)), ErrInvalidData, "out of int64 range"),
+		b("integer below int64 in data", hEnv(hData2(`"placed_at":1796040000000`, `"placed_at":-9223372036854775809`)), ErrInvalidData, "out of int64 range"),
+		b("integer beyond int32 in data", hEnv(hData2(`"quantity":2`, `"quantity":2147483648`)), ErrInvalidData, "out of int32 range"),
+		b("integer 1e19 (exponent form) in data", hEnv(hData2(`"order_id":1042`, `"order_id":1e19`)), ErrInvalidData, "out of int64 range"),
+		b("1e400 in data", hEnv(hData2(`"order_id":1042`, `"order_id":1e400`)), ErrMalformedEnvelope, "overflows a float64"),
+		b("-1e400 in an unknown key", hEnv(hData, `"x":-1e400`), ErrMalformedEnvelope, "overflows a float64"),
+		b("1e-400 for an integer", hEnv(hData2(`"order_id":1042`, `"order_id":1e-400`)), ErrInvalidData, "expected integer"),
+		b("1.5 for an integer", hEnv(hData2(`"order_id":1042`, `"order_id":1.5`)), ErrInvalidData, "expected integer"),
+		b("1042.0 for an integer (accepted)", hEnv(hData2(`"order_id":1042`, `"order_id":1042.0`)), nil, ""),
+		b("integer with 400 digits", hEnv(hData2(`"order_id":1042`, `"order_id":1`+strings.Repeat("0", 400))), ErrMalformedEnvelope, "overflows a float64"),
+		b("NaN literal", hEnv(hData2(`"order_id":1042`, `"order_id":NaN`)), ErrMalformedEnvelope, "expected a value"),
+		b("Infinity literal", hEnv(hData2(`"order_id":1042`, `"order_id":-Infinity`)), ErrMalformedEnvelope, "expected a digit"),
+		b("leading zero", hEnv(hData2(`"order_id":1042`, `"order_id":01042`)), ErrMalformedEnvelope, ""),
+		b("leading plus", hEnv(hData2(`"order_id":1042`, `"order_id":+1042`)), ErrMalformedEnvelope, ""),
+		b("attempts beyond int64", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":9223372036854775808`, 1), ErrMalformedEnvelope, "attempts 9223372036854775808 out of range"),
+		b("meta.created_at beyond int64", strings.Replace(hEnv(hData), `"created_at":1796040000000`, `"created_at":1e19`, 1), ErrMalformedEnvelope, "meta.created_at"),
+
+		// Nesting: at most maxJSONDepth (128) levels, envelope included.
+		b("nesting at the limit (128)", deep(126), nil, ""),
+		b("nesting over the limit (129)", deep(127), ErrMalformedEnvelope, "nesting deeper than 128"),
+		b("100,000 open brackets", strings.Repeat("[", 100000), ErrMalformedEnvelope, "nesting deeper than 128"),
+		b("100,000 open braces", strings.Repeat(`{"a":`, 100000), ErrMalformedEnvelope, "nesting deeper than 128"),
+
+		// The shape of the envelope (CONTRACT §1, §2, §6).
+		b("data is an array", hEnv(`[`+hData+`]`), ErrMalformedEnvelope, "data must be an object, got array"),
+		b("data is a string", hEnv(`"`+strings.ReplaceAll(hData, `"`, `\"`)+`"`), ErrMalformedEnvelope, "data must be an object, got string"),
+		b("data is null", hEnv(`null`), ErrMalformedEnvelope, "data must be an object, got null"),
+		b("data missing", `{"job":"urn:babel:orders:created.v2",`+hTrace+`,`+hMeta+`}`, ErrMalformedEnvelope, "missing data"),
+		b("attempts negative", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":-1`, 1), ErrMalformedEnvelope, "attempts must be >= 0"),
+		b("attempts fractional", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":0.5`, 1), ErrMalformedEnvelope, "attempts must be an integer"),
+		b("attempts a string", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":"1"`, 1), ErrMalformedEnvelope, "attempts must be an integer"),
+		b("attempts 2.0 (an integer)", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":2.0`, 1), nil, ""),
+		b("dead_letter.attempts negative", hEnv(hData, strings.Replace(dl, `"attempts":0`, `"attempts":-3`, 1)), ErrMalformedEnvelope, "dead_letter.attempts must be >= 0"),
+		b("meta missing", `{"job":"urn:babel:orders:created.v2",`+hTrace+`,"data":`+hData+`,"attempts":0}`, ErrMalformedEnvelope, "missing meta"),
+		b("meta is an array", strings.Replace(hEnv(hData), hMeta, `"meta":[]`, 1), ErrMalformedEnvelope, "meta must be an object"),
+		b(`schema_version "1" (a string)`, strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":"1"`, 1), ErrMalformedEnvelope, "meta.schema_version must be an integer, got string"),
+		b("schema_version 2", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":2`, 1), ErrUnsupportedSchemaVersion, "2 (supported: 1)"),
+		b("schema_version 1.5", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1.5`, 1), ErrMalformedEnvelope, "meta.schema_version must be an integer"),
+		b("schema_version 1e30", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1e30`, 1), ErrUnsupportedSchemaVersion, ""),
+		b("schema_version missing", strings.Replace(hEnv(hData), `"schema_version":1,`, ``, 1), ErrMalformedEnvelope, "missing meta.schema_version"),
+		b("no identity", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2",`, ``, 1), ErrMalformedEnvelope, "no identity"),
+		b("job is a number", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":1`, 1), ErrMalformedEnvelope, "job must be a string"),
+		b("job empty", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":""`, 1), ErrMalformedEnvelope, "job is empty"),
+		b("blank trace_id", strings.Replace(hEnv(hData), hTrace, `"trace_id":" \t"`, 1), ErrMalformedEnvelope, "blank trace_id"),
+		b("unknown URN", strings.Replace(hEnv(hData), `created.v2`, `created.v3`, 1), ErrUnknownURN, `no handler for "urn:babel:orders:created.v3"`),
+		b("data of another URN's shape", strings.Replace(hEnv(hData), `created.v2`, `ship`, 1), ErrInvalidData, "$.carrier: required property missing"),
+
+		// Not one JSON object.
+		b("empty body", "", ErrMalformedEnvelope, "unexpected end of input"),
+		b("whitespace only", " \n\t ", ErrMalformedEnvelope, "unexpected end of input"),
+		b("null body", "null", ErrMalformedEnvelope, "body must be a JSON object, got null"),
+		b("array body", "["+hEnv(hData)+"]", ErrMalformedEnvelope, "body must be a JSON object, got array"),
+		b("two envelopes", hEnv(hData)+hEnv(hData), ErrMalformedEnvelope, "after the top-level value"),
+		b("trailing comma", strings.TrimSuffix(hEnv(hData), "}")+",}", ErrMalformedEnvelope, "expected a string key"),
+		b("single-quoted strings", strings.ReplaceAll(hEnv(hData), `"`, `'`), ErrMalformedEnvelope, "expected a string key"),
+		b("comment", "/* hi */"+hEnv(hData), ErrMalformedEnvelope, "expected a value"),
+	}
+}
+
+// manyKeys returns n members "k0":0,"k1":0,….
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"k` + itoa(i) + `":0`)
+	}
+	return b.String()
+}
+
+// TestHostileBodies dispatches every hostile body with a handler for each URN: the
+// error wraps the expected sentinel (and only it), its text says why, and every body
+// also satisfies the fuzz property (checkDispatch).
+func TestHostileBodies(t *testing.T) {
+	for _, tc := range hostileBodies() {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkDispatch(t, tc.body)
+			switch {
+			case tc.want == nil && err != nil:
+				t.Fatalf("Dispatch = %v, want nil", err)
+			case tc.want != nil && !errors.Is(err, tc.want):
+				t.Fatalf("Dispatch = %v, want %v", err, tc.want)
+			case err != nil && !strings.Contains(err.Error(), tc.msg):
+				t.Fatalf("Dispatch = %v, want a message containing %q", err, tc.msg)
+			}
+			if err != nil && len(err.Error()) > 400 {
+				t.Errorf("error text of %d bytes: hostile input must not be echoed whole", len(err.Error()))
+			}
+		})
+	}
+}
+
+// TestMaxBodySize checks the Router's body size limit: DefaultMaxBodySize for
+// NewRouter() and the zero Router, WithMaxBodySize to change it, n <= 0 for none.
+func TestMaxBodySize(t *testing.T) {
+	// pad returns a valid envelope of exactly n bytes (an unknown key carries the padding).
+	pad := func(n int) []byte {
+		base := hEnv(hData, `"x":""`)
+		if n < len(base) {
+			t.Fatalf("pad(%d): the smallest envelope has %d bytes", n, len(base))
+		}
+		return []byte(hEnv(hData, `"x":"`+strings.Repeat("a", n-len(base))+`"`))
+	}
+	handled := func(r *Router) *Router {
+		r.HandleOrdersCreatedV2(OrdersCreatedV2HandlerFunc(func(context.Context, Message[OrdersCreatedV2]) error { return nil }))
+		return r
+	}
+	if DefaultMaxBodySize != 1<<20 {
+		t.Errorf("DefaultMaxBodySize = %d, want 1 MiB (docs/generated-code.md)", DefaultMaxBodySize)
+	}
+	cases := []struct {
+		name string
+		r    *Router
+		size int
+		want error
+	}{
+		{"default, at the limit", NewRouter(), DefaultMaxBodySize, nil},
+		{"default, one byte over", NewRouter(), DefaultMaxBodySize + 1, ErrMalformedEnvelope},
+		{"zero Router, one byte over", &Router{}, DefaultMaxBodySize + 1, ErrMalformedEnvelope},
+		{"WithMaxBodySize(4096), at the limit", NewRouter(WithMaxBodySize(4096)), 4096, nil},
+		{"WithMaxBodySize(4096), one byte over", NewRouter(WithMaxBodySize(4096)), 4097, ErrMalformedEnvelope},
+		{"WithMaxBodySize(8 MiB), 2 MiB", NewRouter(WithMaxBodySize(8 << 20)), 2 << 20, nil},
+		{"WithMaxBodySize(0): no limit", NewRouter(WithMaxBodySize(0)), 3 << 20, nil},
+		{"WithMaxBodySize(-1): no limit", NewRouter(WithMaxBodySize(-1)), 3 << 20, nil},
+		{"nil option ignored", NewRouter(nil), DefaultMaxBodySize + 1, ErrMalformedEnvelope},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := pad(tc.size)
+			err := handled(tc.r).Dispatch(context.Background(), body)
+			if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+				t.Fatalf("Dispatch(%d bytes) = %v, want %v", len(body), err, tc.want)
+			}
+			if tc.want != nil {
+				if !strings.Contains(err.Error(), "over the limit") {
+					t.Errorf("error %q does not say the body is over the limit", err)
+				}
+				if DeadLetterReasonOf(err) != ReasonPoison {
+					t.Errorf("DeadLetterReasonOf = %q, want poison", DeadLetterReasonOf(err))
+				}
+			}
+		})
+	}
+	// The limit is checked before parsing: a huge body that is not JSON at all is
+	// still reported as over the limit.
+	err := NewRouter(WithMaxBodySize(10)).Dispatch(context.Background(), []byte(strings.Repeat("[", 11)))
+	if !errors.Is(err, ErrMalformedEnvelope) || !strings.Contains(err.Error(), "over the limit") {
+		t.Errorf("Dispatch = %v, want the size error before the syntax error", err)
+	}
+}

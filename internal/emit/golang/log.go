@@ -1,0 +1,76 @@
+package golang
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/babelqueue/bqgen/internal/model"
+)
+
+// PII-safe logging (docs/generated-code.md, "Logging personal data"): every
+// descriptor of a schema marked x-gdpr-sensitive has the flag fGDPR, and the
+// declared types whose values can hold a sensitive value get LogValue and String,
+// one-liners over the runtime's logValueAny and stringAny (rt/log.go). Types without
+// any sensitive value get neither: there is nothing to hide, and every method costs
+// build time in every package.
+
+// holdsPII reports whether a value of s can contain a value marked x-gdpr-sensitive
+// (s itself, a property, an item or map value, a named type, at any depth).
+func (g *gen) holdsPII(s *model.Schema) bool {
+	if g.pii == nil {
+		// A least fixpoint over the named types, so that recursive types are handled.
+		g.pii = map[*model.NamedType]bool{}
+		for changed := true; changed; {
+			changed = false
+			for _, t := range g.reg.Types {
+				if !g.pii[t] && g.piiIn(t.Schema) {
+					g.pii[t] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return g.piiIn(s)
+}
+
+func (g *gen) piiIn(s *model.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.GDPR != "" {
+		return true
+	}
+	switch s.Kind {
+	case model.Ref:
+		return g.pii[s.Named]
+	case model.Object:
+		for _, p := range s.Properties {
+			if g.piiIn(p.Schema) {
+				return true
+			}
+		}
+	case model.Array:
+		return g.piiIn(s.Items)
+	case model.Map:
+		return g.piiIn(s.Values)
+	}
+	return false
+}
+
+// logMethods writes LogValue and String of the declared type name described by desc
+// when its schema s can hold a sensitive value. Value receivers, so that T and *T
+// both log and print redacted (fmt's %v and %+v use String).
+func (g *gen) logMethods(f *jen.File, name string, s *model.Schema, desc *jen.Statement) {
+	if !g.holdsPII(s) {
+		return
+	}
+	f.Comment("LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted")
+	f.Comment("(a string keeps its first character: \"Ñ***\"; any other value is \"***\"; null stays null).")
+	f.Func().Params(jen.Id("x").Id(name)).Id("LogValue").Params().Qual("log/slog", "Value").Block(
+		jen.Return(jen.Id("logValueAny").Call(jen.Op("&").Id("x"), desc.Clone())),
+	)
+	f.Comment("String returns the compact JSON of x with every x-gdpr-sensitive value replaced by")
+	f.Comment("the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.")
+	f.Func().Params(jen.Id("x").Id(name)).Id("String").Params().String().Block(
+		jen.Return(jen.Id("stringAny").Call(jen.Op("&").Id("x"), desc.Clone())),
+	)
+}
