@@ -17,7 +17,7 @@ generate:
 example: generate
 	$(GO) run ./examples/orders-service
 
-# The pinned Node.js tools the tests run (ajv, @asyncapi/parser; tools/node/package-lock.json).
+# The pinned Node.js tools the tests run (ajv, @asyncapi/parser, quicktype, tsc; tools/node/package-lock.json).
 node-tools:
 	cd tools/node && npm ci --no-audit --no-fund
 

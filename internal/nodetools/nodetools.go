@@ -1,6 +1,6 @@
 // Package nodetools gives Go tests the pinned Node.js tools of tools/node (ajv,
-// ajv-formats, @asyncapi/parser, @asyncapi/specs; versions in tools/node/package.json
-// and its committed package-lock.json).
+// ajv-formats, @asyncapi/parser, @asyncapi/specs, quicktype, typescript; versions in
+// tools/node/package.json and its committed package-lock.json).
 //
 // Dir installs them on first use (`npm ci --no-audit --no-fund`, once per machine, under
 // a file lock so that parallel test binaries do not race); `make node-tools` and
@@ -51,7 +51,7 @@ func setup() (string, string) {
 	}
 	d := filepath.Join(root, filepath.FromSlash(RelDir))
 	if _, err := exec.LookPath("node"); err != nil {
-		return "", "nodetools: node is not on PATH; install Node.js >= 18 and npm (.ci/run does: apt-get install -y nodejs npm), then run make node-tools"
+		return "", "nodetools: node is not on PATH; install Node.js >= 20.19 and npm (.ci/run does: apt-get install -y nodejs npm), then run make node-tools"
 	}
 	if installed(d) {
 		return d, ""
