@@ -296,3 +296,21 @@ func dropTime(groups []string, a slog.Attr) slog.Attr {
 	}
 	return a
 }
+
+// TestLogJSONHandlerMatchesString: slog's JSON handler writes LogValue exactly as
+// String renders the value, escapes included (groups, arrays, map keys).
+func TestLogJSONHandlerMatchesString(t *testing.T) {
+	withLogNamedTypes(t)
+	x := sampleLogOrder()
+	odd := "<a&b>\u2028\"\\\t\x01é"
+	x.Shipping.Country = odd
+	x.Lines[0].SKU = odd
+	x.Tags[odd] = odd
+	x.Ratio = 1e-7
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTime})).Info("m", "order", x)
+	want := `{"level":"INFO","msg":"m","order":` + x.String() + "}\n"
+	if got := buf.String(); got != want {
+		t.Errorf("JSON handler:\n got %s\nwant %s", got, want)
+	}
+}
