@@ -116,6 +116,10 @@ func TimestampOf(t time.Time) Timestamp { return Timestamp(t.UnixMilli()) }
 // Time returns the instant as a time.Time in UTC.
 func (t Timestamp) Time() time.Time { return time.UnixMilli(int64(t)).UTC() }
 
+// String formats t as RFC 3339 in UTC with milliseconds (2026-11-30T12:00:00.000Z), for
+// people; on the wire t is always the integer of Unix milliseconds.
+func (t Timestamp) String() string { return t.Time().Format("2006-01-02T15:04:05.000Z07:00") }
+
 // UUID is a UUID string in canonical lowercase 8-4-4-4-12 hex form, the form
 // of trace_id and meta.id (CONTRACT §1, §2). Decoding accepts any JSON string;
 // Validate rejects any other form with a ValidationError.
@@ -131,6 +135,14 @@ type Nullable[T any] struct {
 
 // NullableOf returns a non-null Nullable holding v.
 func NullableOf[T any](v T) Nullable[T] { return Nullable[T]{Value: v, Valid: true} }
+
+// Ptr returns a pointer to a copy of v: the value of an optional field, present
+// (`Coupon: Ptr("SPRING")`, `Note: Ptr(NullableOf("…"))` for an optional nullable one).
+func Ptr[T any](v T) *T { return &v }
+
+// NewUUID returns a random (version 4) UUID in canonical lowercase form, from
+// crypto/rand, e.g. for an id field of type uuid.
+func NewUUID() UUID { return UUID(newUUIDv4()) }
 
 // Meta is the envelope's meta block (CONTRACT §2), immutable after
 // production. On decoding, absent id, queue and lang are "" and an absent
@@ -990,11 +1002,32 @@ func isCanonicalUUID(s string) bool {
 	return true
 }
 
-// checkEnum records an error when ok is false.
-func checkEnum(e *ValidationErrors, path string, ok bool) {
+// checkEnum records an error when ok is false: got (the value's JSON text) is not one
+// of allowed (JSON Schema enum).
+func checkEnum(e *ValidationErrors, path string, ok bool, got string, allowed func() []string) {
 	if !ok {
-		addErr(e, path, "value is not one of the enum values")
+		enumMiss(e, path, got, allowed())
 	}
+}
+
+// enumMiss records `value X is not one of the enum values A, B, C` (at most 10 listed).
+//
+//go:noinline
+func enumMiss(e *ValidationErrors, path, got string, allowed []string) {
+	list := allowed
+	if len(list) > 10 {
+		list = append(list[:10:10], "…")
+	}
+	addErr(e, path, "value "+got+" is not one of the enum values "+strings.Join(list, ", "))
+}
+
+// enumTexts returns the JSON texts of string enum values.
+func enumTexts(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(appendString(nil, v))
+	}
+	return out
 }
 
 // ---- formats: the logic of santhosh-tekuri/jsonschema/v6 v6.0.3 format.go ----
@@ -3233,7 +3266,7 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			checkFormat(e, d.at(), s, t.format)
 		}
 		if t.enum != nil && !slices.Contains(t.enum, s) {
-			checkEnum(e, d.at(), false)
+			checkEnum(e, d.at(), false, string(appendString(nil, s)), func() []string { return enumTexts(t.enum) })
 		}
 	case kInt64, kInt32, kInt64Str, kInt32Str:
 		n := v.Int()
@@ -3248,7 +3281,13 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			}
 		}
 		if t.enumInt != nil && !slices.Contains(t.enumInt, n) {
-			checkEnum(e, d.at(), false)
+			checkEnum(e, d.at(), false, strconv.FormatInt(n, 10), func() []string {
+				out := make([]string, len(t.enumInt))
+				for i, v := range t.enumInt {
+					out[i] = strconv.FormatInt(v, 10)
+				}
+				return out
+			})
 		}
 	case kFloat64:
 		validateFloat(d, t, v.Float())
@@ -3373,7 +3412,15 @@ func validateFloat(d *decoder, t *typeDesc, f float64) {
 				break
 			}
 		}
-		checkEnum(e, d.at(), in)
+		if !in {
+			checkEnum(e, d.at(), false, string(appendFloat(nil, f)), func() []string {
+				out := make([]string, len(t.enumFloat))
+				for i, v := range t.enumFloat {
+					out[i] = string(appendFloat(nil, v))
+				}
+				return out
+			})
+		}
 	}
 }
 

@@ -110,7 +110,7 @@ func ValidPackage(name string) bool {
 var RuntimeIdentifiers = []string{
 	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "DefaultMaxBodySize", "ErrInvalidData",
 	"ErrMalformedEnvelope", "ErrUnknownURN", "ErrUnsupportedSchemaVersion", "Message",
-	"Meta", "Money", "NewRouter", "Nullable", "NullableOf", "Option", "Publisher",
+	"Meta", "Money", "NewRouter", "NewUUID", "Nullable", "NullableOf", "Option", "Ptr", "Publisher",
 	"ReasonFailed", "ReasonPoison", "ReasonUnknownURN", "Router", "RouterOption", "Timestamp",
 	"TimestampOf", "UUID", "ValidationError", "ValidationErrors", "WithClock",
 	"WithIDSource", "WithMaxBodySize", "WithQueue", "WithTraceID",
@@ -118,7 +118,7 @@ var RuntimeIdentifiers = []string{
 
 // StructMethods are the methods generated on every struct; a field may not share their
 // names.
-var StructMethods = []string{"MarshalJSON", "MessageURN", "UnmarshalJSON", "Validate"}
+var StructMethods = []string{"LogValue", "MarshalJSON", "String", "UnmarshalJSON", "Validate"}
 
 // Names holds the Go identifiers of one registry. Every map is keyed by the model node
 // the name belongs to.

@@ -215,11 +215,32 @@ func isCanonicalUUID(s string) bool {
 	return true
 }
 
-// checkEnum records an error when ok is false.
-func checkEnum(e *ValidationErrors, path string, ok bool) {
+// checkEnum records an error when ok is false: got (the value's JSON text) is not one
+// of allowed (JSON Schema enum).
+func checkEnum(e *ValidationErrors, path string, ok bool, got string, allowed func() []string) {
 	if !ok {
-		addErr(e, path, "value is not one of the enum values")
+		enumMiss(e, path, got, allowed())
 	}
+}
+
+// enumMiss records `value X is not one of the enum values A, B, C` (at most 10 listed).
+//
+//go:noinline
+func enumMiss(e *ValidationErrors, path, got string, allowed []string) {
+	list := allowed
+	if len(list) > 10 {
+		list = append(list[:10:10], "…")
+	}
+	addErr(e, path, "value "+got+" is not one of the enum values "+strings.Join(list, ", "))
+}
+
+// enumTexts returns the JSON texts of string enum values.
+func enumTexts(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(appendString(nil, v))
+	}
+	return out
 }
 
 // ---- formats: the logic of santhosh-tekuri/jsonschema/v6 v6.0.3 format.go ----

@@ -275,15 +275,15 @@ func TestCheckTimestampUUIDEnum(t *testing.T) {
 	checkUUID(&e, "$.u", "0F8FAD5B-D9CB-469F-A165-70867728950E")
 	checkUUID(&e, "$.u", "0f8fad5bd9cb469fa16570867728950e")
 	checkUUID(&e, "$.u", "0f8fad5b-d9cb-469f-a165_70867728950e")
-	checkEnum(&e, "$.s", true)
-	checkEnum(&e, "$.s", false)
+	checkEnum(&e, "$.s", true, `"a"`, func() []string { return enumTexts([]string{"a"}) })
+	checkEnum(&e, "$.s", false, `"c"`, func() []string { return enumTexts([]string{"a", "b\""}) })
 	want := ValidationErrors{
 		{"$.t", "timestamp 8640000000000001 ms outside ±8640000000000000"},
 		{"$.t", "timestamp -8640000000000001 ms outside ±8640000000000000"},
 		{"$.u", `"0F8FAD5B-D9CB-469F-A165-70867728950E" is not a canonical lowercase UUID`},
 		{"$.u", `"0f8fad5bd9cb469fa16570867728950e" is not a canonical lowercase UUID`},
 		{"$.u", `"0f8fad5b-d9cb-469f-a165_70867728950e" is not a canonical lowercase UUID`},
-		{"$.s", "value is not one of the enum values"},
+		{"$.s", `value "c" is not one of the enum values "a", "b\""`},
 	}
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("errs =\n%v\nwant\n%v", e, want)

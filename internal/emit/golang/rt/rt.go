@@ -103,6 +103,10 @@ func TimestampOf(t time.Time) Timestamp { return Timestamp(t.UnixMilli()) }
 // Time returns the instant as a time.Time in UTC.
 func (t Timestamp) Time() time.Time { return time.UnixMilli(int64(t)).UTC() }
 
+// String formats t as RFC 3339 in UTC with milliseconds (2026-11-30T12:00:00.000Z), for
+// people; on the wire t is always the integer of Unix milliseconds.
+func (t Timestamp) String() string { return t.Time().Format("2006-01-02T15:04:05.000Z07:00") }
+
 // UUID is a UUID string in canonical lowercase 8-4-4-4-12 hex form, the form
 // of trace_id and meta.id (CONTRACT §1, §2). Decoding accepts any JSON string;
 // Validate rejects any other form with a ValidationError.
@@ -118,6 +122,14 @@ type Nullable[T any] struct {
 
 // NullableOf returns a non-null Nullable holding v.
 func NullableOf[T any](v T) Nullable[T] { return Nullable[T]{Value: v, Valid: true} }
+
+// Ptr returns a pointer to a copy of v: the value of an optional field, present
+// (`Coupon: Ptr("SPRING")`, `Note: Ptr(NullableOf("…"))` for an optional nullable one).
+func Ptr[T any](v T) *T { return &v }
+
+// NewUUID returns a random (version 4) UUID in canonical lowercase form, from
+// crypto/rand, e.g. for an id field of type uuid.
+func NewUUID() UUID { return UUID(newUUIDv4()) }
 
 // Meta is the envelope's meta block (CONTRACT §2), immutable after
 // production. On decoding, absent id, queue and lang are "" and an absent

@@ -379,7 +379,7 @@ func TestDecodeMessageInvalidData(t *testing.T) {
 				{"$.lines[1].sku", `does not match pattern "^[A-Z0-9-]+$"`},
 				{"$.placed_at", "timestamp 8640000000000001 ms outside ±8640000000000000"},
 				{"$.email", `is not a valid "email": missing @`},
-				{"$.status", "value is not one of the enum values"},
+				{"$.status", `value "void" is not one of the enum values "new", "paid"`},
 				{"$.customer", `"X" is not a canonical lowercase UUID`},
 			}},
 	}
@@ -684,5 +684,20 @@ func TestTimestampNullableUUIDv4(t *testing.T) {
 			t.Fatalf("newUUIDv4 = %q", u)
 		}
 		seen[u] = true
+	}
+}
+
+func TestUserHelpers(t *testing.T) {
+	t.Parallel()
+	if got := Timestamp(1796040000123).String(); got != "2026-11-30T12:00:00.123Z" {
+		t.Errorf("Timestamp.String = %q", got)
+	}
+	p := Ptr(NullableOf("x"))
+	if !p.Valid || p.Value != "x" {
+		t.Errorf("Ptr(NullableOf) = %+v", *p)
+	}
+	a, b := NewUUID(), NewUUID()
+	if !isCanonicalUUID(string(a)) || a == b || a[14] != '4' {
+		t.Errorf("NewUUID = %q, %q", a, b)
 	}
 }

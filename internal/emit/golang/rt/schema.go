@@ -356,7 +356,7 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			checkFormat(e, d.at(), s, t.format)
 		}
 		if t.enum != nil && !slices.Contains(t.enum, s) {
-			checkEnum(e, d.at(), false)
+			checkEnum(e, d.at(), false, string(appendString(nil, s)), func() []string { return enumTexts(t.enum) })
 		}
 	case kInt64, kInt32, kInt64Str, kInt32Str:
 		n := v.Int()
@@ -371,7 +371,13 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			}
 		}
 		if t.enumInt != nil && !slices.Contains(t.enumInt, n) {
-			checkEnum(e, d.at(), false)
+			checkEnum(e, d.at(), false, strconv.FormatInt(n, 10), func() []string {
+				out := make([]string, len(t.enumInt))
+				for i, v := range t.enumInt {
+					out[i] = strconv.FormatInt(v, 10)
+				}
+				return out
+			})
 		}
 	case kFloat64:
 		validateFloat(d, t, v.Float())
@@ -496,7 +502,15 @@ func validateFloat(d *decoder, t *typeDesc, f float64) {
 				break
 			}
 		}
-		checkEnum(e, d.at(), in)
+		if !in {
+			checkEnum(e, d.at(), false, string(appendFloat(nil, f)), func() []string {
+				out := make([]string, len(t.enumFloat))
+				for i, v := range t.enumFloat {
+					out[i] = string(appendFloat(nil, v))
+				}
+				return out
+			})
+		}
 	}
 }
 
