@@ -916,6 +916,7 @@ type edge struct {
 // cycles reports named types that can only be infinite: a chain of required,
 // non-nullable object properties (or direct aliases) leading back to the type (BQ033).
 func (l *loader) cycles() {
+	aliased := l.aliasCycles()
 	edges := map[string][]edge{}
 	for _, t := range l.reg.Types {
 		var visit func(s *model.Schema, path string)
@@ -960,6 +961,9 @@ func (l *loader) cycles() {
 		return false
 	}
 	covered := map[string]bool{}
+	for n := range aliased {
+		covered[n] = true // already reported as an alias cycle
+	}
 	// work bounds the breadth-first searches of a hostile registry (one hub type in
 	// thousands of small cycles): past it, the remaining types of cyclic components are
 	// reported without their path.
@@ -1031,6 +1035,39 @@ func (l *loader) cycles() {
 		l.report(t.Pos, RuleNamedType, fmt.Sprintf("type %q can only be infinite: %s → %s", t.Name, strings.Join(parts, " → "), t.Name),
 			"break the cycle: make one property optional or nullable, or hold it in a map or an array that may be empty")
 	}
+}
+
+// aliasCycles reports named types that are only other names for each other
+// (`K: {type: K}`, or K → L → K), nullable or not: such a type names no shape at all,
+// and nothing can be generated for it (BQ033).
+func (l *loader) aliasCycles() map[string]bool {
+	reported := map[*model.NamedType]bool{}
+	names := map[string]bool{}
+	for _, t := range l.reg.Types {
+		var chain []*model.NamedType
+		seen := map[*model.NamedType]int{}
+		for cur := t; cur != nil && cur.Schema != nil && cur.Schema.Kind == model.Ref; cur = cur.Schema.Named {
+			if i, ok := seen[cur]; ok {
+				cycle := chain[i:]
+				if reported[cycle[0]] {
+					break
+				}
+				path := make([]string, 0, len(cycle)+1)
+				for _, c := range cycle {
+					path = append(path, c.Name)
+					reported[c] = true
+					names[c.Name] = true
+				}
+				path = append(path, cycle[0].Name)
+				l.report(cycle[0].Pos, RuleNamedType, fmt.Sprintf("type %q only names itself: %s", cycle[0].Name, strings.Join(path, " → ")),
+					"give one of the types a shape (e.g. `type: object` with properties, or `type: string`) instead of naming another type")
+				break
+			}
+			seen[cur] = len(chain)
+			chain = append(chain, cur)
+		}
+	}
+	return names
 }
 
 type sccInfo struct{ id, size int }

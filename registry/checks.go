@@ -49,8 +49,9 @@ func checkText(l *loader, root *tnode) {
 }
 
 // badRune returns the first rune of s that BQ036 forbids: the bidirectional embeddings,
-// overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the C0 and C1 control
-// characters other than tab and newline (U+0000–U+001F, U+007F–U+009F).
+// overrides and isolates (U+202A–U+202E, U+2066–U+2069), the byte order mark U+FEFF,
+// and the C0 and C1 control characters other than tab and
+// newline (U+0000–U+001F, U+007F–U+009F).
 func badRune(s string) (rune, bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -70,6 +71,8 @@ func badRune(s string) (rune, bool) {
 			return r, true
 		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 			return r, true
+		case r == 0xfeff: // a byte order mark inside text: invisible, and illegal in Go source
+			return r, true
 		}
 	}
 	return 0, false
@@ -79,10 +82,14 @@ var runeNames = map[rune]string{
 	0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING", 0x202c: "POP DIRECTIONAL FORMATTING",
 	0x202d: "LEFT-TO-RIGHT OVERRIDE", 0x202e: "RIGHT-TO-LEFT OVERRIDE", 0x2066: "LEFT-TO-RIGHT ISOLATE",
 	0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE",
-	0x0d: "CARRIAGE RETURN", 0x1b: "ESCAPE", 0x00: "NULL", 0x08: "BACKSPACE", 0x7f: "DELETE",
+	0xfeff: "BYTE ORDER MARK",
+	0x0d:   "CARRIAGE RETURN", 0x1b: "ESCAPE", 0x00: "NULL", 0x08: "BACKSPACE", 0x7f: "DELETE",
 }
 
 func textHint(r rune) string {
+	if r == 0xfeff {
+		return "remove the character: a byte order mark inside text is invisible and cannot appear in Go source"
+	}
 	if r >= 0x202a {
 		return "remove the character: bidirectional controls make text display differently from what compilers and schemas read (Trojan Source)"
 	}

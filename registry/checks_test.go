@@ -92,7 +92,7 @@ func TestBadRune(t *testing.T) {
 	for s, want := range map[string]rune{
 		"plain": 0, "tab\there": 0, "new\nline": 0, "é ü 日本": 0, "\u200f rlm": 0,
 		"cr\r": '\r', "nul\x00": 0x00, "esc\x1b": 0x1b, "del\x7f": 0x7f, "c1\u0085": 0x85,
-		"\u202a": 0x202a, "\u202e": 0x202e, "\u2066": 0x2066, "\u2069": 0x2069,
+		"\u202a": 0x202a, "\u202e": 0x202e, "\u2066": 0x2066, "\u2069": 0x2069, "bom\ufeff": 0xfeff,
 	} {
 		r, ok := badRune(s)
 		if ok != (want != 0 || s == "nul\x00") || (ok && r != want) {

@@ -244,6 +244,18 @@ func TestInline(t *testing.T) {
 		src  string
 		want []string
 	}{
+		{"alias cycle", "version: 1\ntypes:\n  K: {type: K, nullable: true}\n  A: {type: B}\n  B: {type: A, nullable: true}\nmessages:\n  urn:babel:orders:created:\n    data: {properties: {k: {type: K}}}\n",
+			[]string{
+				`r.yaml:3:3: error BQ033: type "K" only names itself: K → K`,
+				`r.yaml:4:3: error BQ033: type "A" only names itself: A → B → A`,
+			}},
+		{"number bound a double cannot carry", head + "        x: {type: number, exclusiveMinimum: 1e-400, maximum: 0.1000000000000000000001}\n        y: {type: number, minimum: 0.10, maximum: 0.3}\n",
+			[]string{
+				`r.yaml:6:45: error BQ023: 1e-400 cannot be carried exactly: a double reads it as 0`,
+				`r.yaml:6:62: error BQ023: 0.1000000000000000000001 cannot be carried exactly: a double reads it as 0.1`,
+			}},
+		{"byte order mark in text", head + "        x: {type: string, description: \"a\\ufeffb\"}\n",
+			[]string{`r.yaml:6:40: error BQ036: text contains the invisible character U+FEFF (BYTE ORDER MARK)`}},
 		{"keyword does not apply", head + "        id: {type: integer, maxLength: 3}\n",
 			[]string{`r.yaml:6:29: error BQ002: "maxLength" does not apply to field "id" (integer)`}},
 		{"required names a missing property", "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      required: [idd]\n      properties:\n        id: {type: integer}\n",

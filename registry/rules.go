@@ -106,7 +106,7 @@ var rules = []Rule{
 		Hint:        "bound it within ±9007199254740991, or carry it as a string with `encoding: string`",
 		Silenceable: true},
 	{ID: RuleNonFinite, Severity: SeverityError,
-		Title:  "NaN or Infinity in the registry (YAML .nan/.inf/-.inf, or a number that overflows a double), anywhere",
+		Title:  "NaN or Infinity in the registry (YAML .nan/.inf/-.inf, or a number that overflows a double), anywhere; a number a double cannot carry exactly",
 		Source: "CONTRACT §3.2; BRIEF §8",
 		Hint:   "use a finite number, or leave the bound out"},
 	{ID: RuleBoolean, Severity: SeverityError,

@@ -503,7 +503,15 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 			t.num = json.Number(r.Num().String())
 		} else {
 			f, _ := strconv.ParseFloat(plain, 64)
-			t.num = json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+			shortest := strconv.FormatFloat(f, 'g', -1, 64)
+			if exact, _ := new(big.Rat).SetString(shortest); exact.Cmp(r) != 0 {
+				// 1e-400 reads as 0 and 0.1000000000000000000001 as 0.1: every validator
+				// compares against the double, so the registry must say what they enforce.
+				t.kind, t.bad = tNull, true
+				c.inexact(n, n.Value, shortest)
+				return
+			}
+			t.num = json.Number(shortest)
 		}
 	default:
 		t.kind = tStr
@@ -519,6 +527,12 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 			}
 		}
 	}
+}
+
+func (c *converter) inexact(n *yaml.Node, text, double string) {
+	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleNonFinite,
+		Message: fmt.Sprintf("%s cannot be carried exactly: a double reads it as %s", text, double),
+		Hint:    fmt.Sprintf("write %s, or a number a double keeps (at most 15 significant digits, magnitude between 1e-307 and 1e308)", double)})
 }
 
 func (c *converter) nonFinite(n *yaml.Node, text string) {

@@ -261,12 +261,23 @@ type Property struct {
 // Resolve follows Ref schemas to the schema they name. It returns s itself for every
 // other kind. Nullable, description and the other per-use annotations stay on the Ref
 // node; callers that need them read them from s.
+//
+// A registry that passed the registry package's checks has no alias cycle (BQ033); on
+// one that did not, Resolve stops after maxAliasChain steps and returns the Ref node
+// rather than looping.
 func (s *Schema) Resolve() *Schema {
-	for s != nil && s.Kind == Ref && s.Named != nil {
+	for i := 0; s != nil && s.Kind == Ref && s.Named != nil; i++ {
+		if i == maxAliasChain {
+			return s
+		}
 		s = s.Named.Schema
 	}
 	return s
 }
+
+// maxAliasChain bounds Resolve: longer than any chain of aliases a valid registry holds
+// (registry.MaxProperties named types at most would be needed to exceed it usefully).
+const maxAliasChain = 100_000
 
 // Property returns the property called name, or nil.
 func (s *Schema) Property(name string) *Property {
