@@ -367,6 +367,14 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 			l.report(keyPos(s, "enum", pos), RuleBoolean, fmt.Sprintf("%s is a string enum of boolean words", what),
 				"use `type: boolean` (JSON true/false, never \"yes\"/\"no\")")
 		}
+	case model.Array:
+		if s.UniqueItems {
+			if why := uncomparable(s.Items, map[*model.NamedType]bool{}); why != "" {
+				l.report(keyPos(s, "uniqueItems", pos), RuleUniqueItems,
+					fmt.Sprintf("uniqueItems on %s cannot be checked as JSON Schema does: its items hold %s", what, why),
+					"drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers")
+			}
+		}
 	case model.Object:
 		if !s.AdditionalProperties {
 			l.report(keyPos(s, "additionalProperties", pos), RuleClosedObject,
@@ -956,6 +964,41 @@ func checkBounds(s *model.Schema, f float64, i int64, isInt bool) string {
 		return "not above the exclusive minimum"
 	case s.ExclusiveMaximum != nil && (gt(s.ExclusiveMaximum) || eq(s.ExclusiveMaximum)):
 		return "not below the exclusive maximum"
+	}
+	return ""
+}
+
+// uncomparable says why two items of schema s can be equal in generated code but not
+// under JSON Schema's uniqueItems (or the reverse), or returns "": the generated decoder
+// drops keys an open object does not declare, and compares numbers as doubles where JSON
+// Schema compares exact decimals (0.1 and 0.10000000000000001 are one double).
+func uncomparable(s *model.Schema, seen map[*model.NamedType]bool) string {
+	if s == nil {
+		return ""
+	}
+	if s.Kind == model.Ref {
+		if s.Named == nil || seen[s.Named] {
+			return ""
+		}
+		seen[s.Named] = true
+		return uncomparable(s.Named.Schema, seen)
+	}
+	switch s.Kind {
+	case model.Number:
+		return "numbers (compared as doubles)"
+	case model.Object:
+		if s.AdditionalProperties {
+			return "open objects (keys they do not declare are not kept)"
+		}
+		for _, p := range s.Properties {
+			if why := uncomparable(p.Schema, seen); why != "" {
+				return why
+			}
+		}
+	case model.Array:
+		return uncomparable(s.Items, seen)
+	case model.Map:
+		return uncomparable(s.Values, seen)
 	}
 	return ""
 }

@@ -27,6 +27,7 @@ const (
 	RulePattern      = "BQ035"
 	RuleText         = "BQ036"
 	RuleSlowPattern  = "BQ037"
+	RuleUniqueItems  = "BQ038"
 )
 
 // Rule describes one rule of the catalogue.
@@ -160,6 +161,10 @@ var rules = []Rule{
 		Source:      "BRIEF §4; JSON Schema pattern (ReDoS)",
 		Hint:        "make every character matchable one way only: `^a+$` instead of `^(a+)+$`, `[ab]` instead of `(a|b)`, `^\\w+( \\w+)*$` instead of `^(\\w+\\s?)*$`",
 		Silenceable: true},
+	{ID: RuleUniqueItems, Severity: SeverityError,
+		Title:  "uniqueItems over items that generated code cannot compare as JSON Schema does: open objects (keys it does not know are dropped) or numbers (compared as doubles, not as exact decimals)",
+		Source: "JSON Schema uniqueItems; BRIEF §8 (every validator must agree)",
+		Hint:   "drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers"},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

@@ -288,7 +288,7 @@ func (g *rgen) schema(depth int, goName string) obj {
 		if g.chance(3) {
 			s = append(s, kv{"maxItems", lo + 1 + g.rng.IntN(4)})
 		}
-		if lo <= 1 && g.chance(4) {
+		if lo <= 1 && exactItems(items) && g.chance(4) {
 			s = append(s, kv{"uniqueItems", true})
 		}
 		if g.chance(6) {
@@ -433,4 +433,20 @@ func writeJSON(b *strings.Builder, v any, indent string) {
 		}
 		b.Write(j)
 	}
+}
+
+// exactItems reports whether items is a schema whose values generated code compares
+// exactly as JSON Schema's uniqueItems does (BQ038): no numbers, no open objects. Only
+// scalar types qualify; objects, arrays and named types are left out.
+func exactItems(items obj) bool {
+	for _, e := range items {
+		if e.k == "type" {
+			switch e.v {
+			case "string", "integer", "boolean", "money", "timestamp", "uuid":
+				return true
+			}
+			return false
+		}
+	}
+	return false
 }
