@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -228,24 +229,28 @@ func BenchmarkHostile(b *testing.B) {
 	}
 }
 
-// TestEndlessFile: a registry file that never ends (a symbolic link to /dev/zero) is
-// read up to the cap, not until memory runs out.
-func TestEndlessFile(t *testing.T) {
+// TestNotRegularFile: a registry file that never ends (a symbolic link to /dev/zero) or
+// blocks (a FIFO) is refused as an I/O error before anything is read.
+func TestNotRegularFile(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero")
-	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "zero.yaml")
-	if err := os.Symlink("/dev/zero", path); err != nil {
-		t.Skip(err)
-	}
-	reg, ds, err := Load(context.Background(), dir)
-	if err != nil {
+	zero := filepath.Join(dir, "zero.yaml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
 		t.Fatal(err)
 	}
-	want := path + ":1:1: error BQ004: file is over 16777216 bytes; the limit is 16777216 bytes (16 MiB)"
-	if reg != nil || len(ds) != 1 || ds[0].String() != want {
-		t.Fatalf("got %v, want %s", ds, want)
+	fifoDir := t.TempDir()
+	fifo := filepath.Join(fifoDir, "a.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{dir, "registry: " + zero + ": not a regular file (Dc---------)"},
+		{fifoDir, "registry: " + fifo + ": not a regular file (p---------)"},
+		{fifo, "registry: " + fifo + ": not a regular file (p---------)"},
+	} {
+		reg, ds, err := Load(context.Background(), c.path)
+		if err == nil || err.Error() != c.want || reg != nil || ds != nil {
+			t.Errorf("Load(%s) = %v, %v, %v; want error %q", c.path, reg, ds, err, c.want)
+		}
 	}
 }

@@ -162,6 +162,11 @@ func Load(ctx context.Context, path string) (reg *model.Registry, diags Diagnost
 		if err != nil {
 			return nil, nil, fmt.Errorf("registry: %w", err)
 		}
+		if !st.Mode().IsRegular() {
+			// A FIFO or a device would block or never end: only regular files (or links
+			// to them) are registries.
+			return nil, nil, fmt.Errorf("registry: %s: not a regular file (%s)", name, st.Mode().Type())
+		}
 		if st.Size() > MaxFileSize {
 			tooBig = append(tooBig, sizeDiag(name, st.Size()))
 			srcs = append(srcs, source{name: name, skip: true})

@@ -99,10 +99,12 @@ func IsExported(name string) bool {
 	return token.IsIdentifier(name) && token.IsExported(name)
 }
 
-// ValidPackage reports whether name can be a Go package name: an identifier that is not
-// a keyword (go/token) and not the blank identifier.
+// ValidPackage reports whether name can be the Go package name of a generated library
+// package: an identifier that is not a keyword (go/token), not the blank identifier, and
+// not one the go tool treats specially ("main" builds a command and needs func main;
+// "documentation" is ignored by go build).
 func ValidPackage(name string) bool {
-	return token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_"
+	return token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_" && name != "main" && name != "documentation"
 }
 
 // RuntimeIdentifiers are the exported package-level names the generated runtime
@@ -239,6 +241,20 @@ func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
 		p.schema(m.Data, name, what, true)
 	}
 	p.patterns(reg)
+	files := map[string]owner{"babelqueue.go": {what: "the generated runtime"}, "types.go": {what: "the named types"}}
+	for _, m := range reg.Messages {
+		ctx := m.Context()
+		file := ContextFile(ctx)
+		what := "bounded context " + quote(ctx)
+		if prev, ok := files[file]; ok && prev.what != what {
+			p.colls = append(p.colls, Collision{Name: file, What: what + " (file " + file + ")", Pos: m.Pos, Other: prev.pos, OtherWhat: prev.what,
+				Hint: "two bounded contexts map to one Go file; rename one of them"})
+			continue
+		}
+		if _, ok := files[file]; !ok {
+			files[file] = owner{what: what, pos: m.Pos}
+		}
+	}
 	sort.SliceStable(p.colls, func(i, j int) bool { return less(p.colls[i].Pos, p.colls[j].Pos) })
 	return p.n, p.colls
 }
@@ -389,3 +405,37 @@ func EnumText(v any) string {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+// goosArch are the GOOS and GOARCH values that make a file-name suffix a build
+// constraint (go/build); a context file must not end in one of them.
+var goosArch = map[string]bool{}
+
+func init() {
+	for _, s := range strings.Fields(`aix android darwin dragonfly freebsd hurd illumos ios js
+		linux nacl netbsd openbsd plan9 solaris wasip1 windows zos
+		386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le
+		mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm
+		test`) {
+		goosArch[s] = true
+	}
+}
+
+// ContextFile returns the name of the file holding a bounded context's messages: the
+// context with '-' replaced by '_' (`user-accounts` → `user_accounts.go`). A name the Go
+// tool would treat specially (a _test, GOOS or GOARCH suffix, a leading '_' or '.')
+// or that would clash with babelqueue.go or types.go gets the suffix "_messages".
+func ContextFile(ctx string) string {
+	base := strings.ReplaceAll(ctx, "-", "_")
+	parts := strings.Split(base, "_")
+	special := base == "" || base == "babelqueue" || base == "types" ||
+		strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") ||
+		(len(parts) > 1 && goosArch[parts[len(parts)-1]])
+	if special {
+		base = strings.TrimLeft(base, "_.")
+		if base == "" {
+			base = "context"
+		}
+		base += "_messages"
+	}
+	return base + ".go"
+}

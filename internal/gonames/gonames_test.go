@@ -136,7 +136,7 @@ func TestPlanEnumOverrideResolvesCollision(t *testing.T) {
 
 func TestValidPackage(t *testing.T) {
 	t.Parallel()
-	for name, want := range map[string]bool{"events": true, "type": false, "_": false, "1x": false, "my-pkg": false} {
+	for name, want := range map[string]bool{"events": true, "type": false, "_": false, "1x": false, "my-pkg": false, "main": false, "documentation": false} {
 		if got := ValidPackage(name); got != want {
 			t.Errorf("ValidPackage(%q) = %v", name, got)
 		}

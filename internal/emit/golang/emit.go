@@ -102,7 +102,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	sort.Strings(ctxs)
 	taken := map[string]string{runtimeFile: "the runtime", typesFile: "the named types"}
 	for _, c := range ctxs {
-		name := ContextFile(c)
+		name := gonames.ContextFile(c)
 		if prev, ok := taken[name]; ok {
 			return nil, fmt.Errorf("golang: bounded context %q maps to file %s, already used by %s", c, name, prev)
 		}
@@ -124,40 +124,6 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
-}
-
-// goosArch are the GOOS and GOARCH values that make a file-name suffix a build
-// constraint (go/build); a context file must not end in one of them.
-var goosArch = map[string]bool{}
-
-func init() {
-	for _, s := range strings.Fields(`aix android darwin dragonfly freebsd hurd illumos ios js
-		linux nacl netbsd openbsd plan9 solaris wasip1 windows zos
-		386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le
-		mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm
-		test`) {
-		goosArch[s] = true
-	}
-}
-
-// ContextFile returns the name of the file holding a bounded context's messages: the
-// context with '-' replaced by '_' (`user-accounts` → `user_accounts.go`). A name the Go
-// tool would treat specially (a _test, GOOS or GOARCH suffix, a leading '_' or '.')
-// or that would clash with babelqueue.go or types.go gets the suffix "_messages".
-func ContextFile(ctx string) string {
-	base := strings.ReplaceAll(ctx, "-", "_")
-	parts := strings.Split(base, "_")
-	special := base == "" || base == "babelqueue" || base == "types" ||
-		strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") ||
-		(len(parts) > 1 && goosArch[parts[len(parts)-1]])
-	if special {
-		base = strings.TrimLeft(base, "_.")
-		if base == "" {
-			base = "context"
-		}
-		base += "_messages"
-	}
-	return base + ".go"
 }
 
 func newFile(pkg string) *jen.File {

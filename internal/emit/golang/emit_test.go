@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -251,7 +252,7 @@ func TestContextFile(t *testing.T) {
 		"-orders":        "orders_messages.go",
 		"linux":          "linux.go",
 	} {
-		if got := ContextFile(in); got != want {
+		if got := gonames.ContextFile(in); got != want {
 			t.Errorf("ContextFile(%q) = %q, want %q", in, got, want)
 		}
 	}
