@@ -6,7 +6,13 @@
 //
 // Field tables flatten anonymous nested schemas with dotted paths (`customer.email`,
 // `lines[].sku`, `tags.*`); a use of a named type links to the type's own table instead
-// of repeating it. Table cells escape `|` and turn line breaks into <br>.
+// of repeating it.
+//
+// Registry text is never Markdown here: the template passes every string from the
+// registry through internal/mdtext (text, cell, prose, code), and the strings this
+// package computes (Field, Type.Kind, Type.Constraints) are built from escaped parts.
+// Descriptions keep their paragraphs and line breaks but nothing else: Markdown in them
+// (headings, lists, links, HTML, fences) shows as the characters written.
 package catalog
 
 import (
@@ -18,6 +24,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/babelqueue/bqgen/internal/mdtext"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/templates"
 )
@@ -91,7 +98,8 @@ type Type struct {
 	UsedBy      []*Link
 }
 
-// Field is one row of a field table. Every string is already Markdown for a cell.
+// Field is one row of a field table. Every string is already escaped Markdown for a
+// cell.
 type Field struct {
 	Path        string
 	Type        string
@@ -105,8 +113,10 @@ type Field struct {
 // Render returns the Markdown catalog of reg.
 func Render(reg *model.Registry, opts Options) ([]byte, error) {
 	tmpl, err := template.New(TemplateName).Funcs(template.FuncMap{
-		"cell": Cell,
-		"code": Code,
+		"text":  mdtext.Escape,
+		"cell":  mdtext.Cell,
+		"prose": mdtext.Block,
+		"code":  mdtext.CellCode,
 	}).ParseFS(templates.FS, TemplateName)
 	if err != nil {
 		return nil, fmt.Errorf("catalog template: %w", err)
@@ -307,7 +317,7 @@ func nested(s *model.Schema, path string) []*Field {
 }
 
 func row(path string, s *model.Schema, required bool) *Field {
-	f := &Field{Path: Code(path), Type: typeCell(s), Constraints: constraints(s)}
+	f := &Field{Path: mdtext.CellCode(path), Type: typeCell(s), Constraints: constraints(s)}
 	if required {
 		f.Required = "yes"
 	}
@@ -319,23 +329,23 @@ func row(path string, s *model.Schema, required bool) *Field {
 	case "true":
 		f.PII = "yes"
 	default:
-		f.PII = Cell(s.GDPR)
+		f.PII = mdtext.Cell(s.GDPR)
 	}
 	var desc []string
 	if d := strings.TrimSpace(s.Description); d != "" {
-		desc = append(desc, Cell(d))
+		desc = append(desc, mdtext.Cell(d))
 	}
 	if s.Deprecation != nil {
 		d := "**Deprecated.**"
 		if s.Deprecation.Reason != "" {
-			d = "**Deprecated:** " + Cell(s.Deprecation.Reason)
+			d = "**Deprecated:** " + mdtext.Cell(s.Deprecation.Reason)
 		}
 		desc = append(desc, d)
 	}
 	if len(s.Examples) > 0 {
 		var ex []string
 		for _, e := range s.Examples {
-			ex = append(ex, Code(jsonText(e)))
+			ex = append(ex, mdtext.CellCode(jsonText(e)))
 		}
 		desc = append(desc, "Examples: "+strings.Join(ex, ", "))
 	}
@@ -347,7 +357,7 @@ func row(path string, s *model.Schema, required bool) *Field {
 func typeCell(s *model.Schema) string {
 	switch s.Kind {
 	case model.Ref:
-		return fmt.Sprintf("[%s](#%s)", s.Ref, TypeAnchor(s.Ref))
+		return fmt.Sprintf("[%s](#%s)", mdtext.Cell(s.Ref), TypeAnchor(s.Ref))
 	case model.Integer:
 		t := "integer"
 		if s.IntFormat == "int32" {
@@ -370,7 +380,7 @@ func typeCell(s *model.Schema) string {
 	case model.Timestamp:
 		return "timestamp (Unix ms)"
 	}
-	return string(s.Kind)
+	return mdtext.Cell(string(s.Kind))
 }
 
 // constraints describes what s requires beyond its type, as one cell.
@@ -378,7 +388,7 @@ func constraints(s *model.Schema) string {
 	var parts []string
 	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
 	if s.Format != "" {
-		add("format %s", s.Format)
+		add("format %s", mdtext.Cell(s.Format))
 	}
 	switch {
 	case s.MinLength != nil && s.MaxLength != nil && *s.MinLength == *s.MaxLength:
@@ -391,12 +401,12 @@ func constraints(s *model.Schema) string {
 		add("length ≤ %d", *s.MaxLength)
 	}
 	if s.Pattern != "" {
-		add("pattern %s", Code(s.Pattern))
+		add("pattern %s", mdtext.CellCode(s.Pattern))
 	}
 	if s.Enum != nil {
 		var vals []string
 		for _, v := range s.Enum {
-			vals = append(vals, Code(jsonText(v)))
+			vals = append(vals, mdtext.CellCode(jsonText(v)))
 		}
 		add("one of %s", strings.Join(vals, ", "))
 	}
@@ -487,34 +497,4 @@ func quoteJSON(v any) string {
 		return strconv.Quote(s)
 	}
 	return jsonText(v)
-}
-
-// Cell makes text safe inside a Markdown table cell: `|` is escaped and line breaks
-// become <br>.
-func Cell(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	s = strings.ReplaceAll(s, `|`, `\|`)
-	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "<br>")
-}
-
-// Code writes s as an inline code span that is also safe in a table cell: the fence
-// is longer than any run of backticks in s, `|` is escaped (GitHub reads `\|` inside
-// a code span in a table as `|`), and line breaks become spaces.
-func Code(s string) string {
-	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.TrimSpace(s) != "" {
-		s = " " + s + " "
-	}
-	return fence + strings.ReplaceAll(s, "|", `\|`) + fence
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/babelqueue/bqgen/internal/mdtext"
 	"github.com/babelqueue/bqgen/templates"
 )
 
@@ -190,87 +191,17 @@ type markdownURN struct {
 }
 
 var mdTemplate = template.Must(template.New("diff.md.tmpl").Funcs(template.FuncMap{
-	"code":   mdCode,
-	"text":   mdText,
+	"code":   mdtext.Code,
+	"text":   mdtext.Escape,
 	"codeOr": func(s string) string { return mdCodeOr(s) },
 	"plural": func(n int, one, many string) string { return pluralWord(n, one, many) },
 }).ParseFS(templates.FS, "diff.md.tmpl"))
-
-// mdText escapes prose that may quote registry text (a property name, an enum value)
-// for Markdown, so that no HTML, link, emphasis, table cell or line break can come out
-// of it. Code spans (`…`, found as CommonMark finds them: a backtick run closed by the
-// next run of the same length) are kept verbatim, since their content is literal; a
-// backtick run without a closer is escaped.
-func mdText(s string) string {
-	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c == '`' {
-			n := 0
-			for i+n < len(s) && s[i+n] == '`' {
-				n++
-			}
-			if end := closingRun(s, i+n, n); end >= 0 {
-				b.WriteString(s[i : end+n])
-				i = end + n
-				continue
-			}
-			b.WriteString(strings.Repeat("\\`", n))
-			i += n
-			continue
-		}
-		if strings.IndexByte(mdSpecial, c) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(c)
-		i++
-	}
-	return b.String()
-}
-
-// mdSpecial are the characters mdText escapes outside code spans.
-const mdSpecial = "\\<>&[]*_~|!#"
-
-// closingRun returns the index of the next run of exactly n backticks at or after i,
-// or -1.
-func closingRun(s string, i, n int) int {
-	for i < len(s) {
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && s[j] == '`' {
-			j++
-		}
-		if j-i == n {
-			return i
-		}
-		i = j
-	}
-	return -1
-}
-
-// mdCode wraps s in a code span long enough for the backticks it contains. A line
-// break inside a code span would let a blank line end it, so breaks are shown as \n.
-func mdCode(s string) string {
-	s = strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(s)
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
-}
 
 func mdCodeOr(s string) string {
 	if s == "" {
 		return "—"
 	}
-	return mdCode(s)
+	return mdtext.Code(s)
 }
 
 // WriteMarkdown renders the pull-request comment: a summary table, then per URN its

@@ -378,7 +378,7 @@ func (p *planner) enum(s *model.Schema, typeName, what string) {
 		if over, ok := s.GoEnumNames[text]; ok {
 			name = over
 		}
-		hint := "map the values to distinct names with `go: {enum: {" + text + ": SomeName}}`"
+		hint := "map the values to distinct names with `go: {enum: {" + strconv.Quote(text) + ": SomeName}}`"
 		p.claim(name, "enum value "+quote(text)+" of "+what, s.Pos, hint)
 		consts[i] = name
 	}
