@@ -1,7 +1,10 @@
 package validate
 
 import (
+	"bytes"
+
 	"fmt"
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
 	"io"
 	"os"
 )
@@ -101,18 +104,14 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 // one last element, so that its syntax error is reported by the validator.
 func splitMessages(body []byte) [][]byte {
 	var out [][]byte
-	p := &parser{b: body}
-	for {
-		p.space()
-		if p.i >= len(p.b) {
+	for rest := body; len(bytes.TrimSpace(rest)) > 0; {
+		n, ok := rt.NextValue(rest)
+		if !ok {
+			out = append(out, rest)
 			break
 		}
-		start := p.i
-		if _, err := p.value(0); err != nil {
-			out = append(out, body[start:])
-			break
-		}
-		out = append(out, body[start:p.i])
+		out = append(out, rest[:n])
+		rest = rest[n:]
 	}
 	if len(out) == 0 {
 		out = append(out, body) // empty or blank input: reported as malformed

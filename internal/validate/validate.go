@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
 	if v.reg.Message(urn) == nil {
 		return nil, fmt.Errorf("unknown URN %q: the registry does not define it", urn)
 	}
-	tree, err := parse(body)
+	tree, err := rt.ParseStrict(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
@@ -222,7 +223,7 @@ func pathKey(path, key string) string {
 // the URN's schema. It returns every problem found; nil means valid. The error is for
 // a schema that does not compile (never for an invalid body).
 func (v *Validator) Envelope(body []byte) ([]Problem, error) {
-	tree, err := parse(body)
+	tree, err := rt.ParseStrict(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
@@ -339,10 +340,10 @@ func (c *checker) meta(root map[string]any) bool {
 	} else if n, isNum := sv.(json.Number); !isNum {
 		c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+typeName(sv))
 	} else {
-		switch i, verdict := exactInt64(string(n)); {
-		case verdict == intNotInteger:
+		switch i, verdict := rt.ExactInt64(string(n)); {
+		case verdict == rt.IntNotInteger:
 			c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+abbreviate(string(n)))
-		case verdict == intOutOfRange || i != 1:
+		case verdict == rt.IntOutOfRange || i != 1:
 			c.add("$.meta.schema_version", UnsupportedSchemaVersion, fmt.Sprintf("unsupported schema_version %s (supported: 1); the envelope is not read further", abbreviate(string(n))))
 			return false
 		}
@@ -421,12 +422,12 @@ func (c *checker) integer(path string, v any) (int64, bool) {
 		c.add(path, Envelope, "must be an integer, got "+typeName(v))
 		return 0, false
 	}
-	i, verdict := exactInt64(string(n))
+	i, verdict := rt.ExactInt64(string(n))
 	switch verdict {
-	case intNotInteger:
+	case rt.IntNotInteger:
 		c.add(path, Envelope, "must be an integer, got "+abbreviate(string(n)))
 		return 0, false
-	case intOutOfRange:
+	case rt.IntOutOfRange:
 		c.add(path, Envelope, "integer "+abbreviate(string(n))+" out of int64 range")
 		return 0, false
 	}
@@ -486,7 +487,7 @@ func typeName(v any) string {
 	case bool:
 		return "boolean"
 	case json.Number:
-		if _, verdict := exactInt64(string(v)); verdict != intNotInteger {
+		if _, verdict := rt.ExactInt64(string(v)); verdict != rt.IntNotInteger {
 			return "integer"
 		}
 		return "number"
@@ -506,4 +507,14 @@ func quoteAbbrev(s string) string {
 		s = strings.ToValidUTF8(s[:57], "") + "..."
 	}
 	return strconv.Quote(s)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// abbreviate shortens a long literal for a message.
+func abbreviate(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
 }

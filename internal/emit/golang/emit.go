@@ -150,7 +150,8 @@ func runtimeSource(pkg string) ([]byte, error) {
 	var names []string
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+		// bridge.go exports the parser to bqgen itself; it is not part of the runtime.
+		if strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") && n != "bridge.go" {
 			names = append(names, n)
 		}
 	}
