@@ -624,9 +624,8 @@ func checkPattern(l *loader, e *tentry, what string) {
 			"use the subset of RE2 and ECMA-262: no lookaround or backreferences")
 		return
 	}
-	if bad := ecmaIncompatible(p); bad != "" {
-		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s uses %s, which ECMA-262 does not support", what, bad),
-			"use the subset of RE2 and ECMA-262")
+	if pr := portableProblem(p); pr != nil {
+		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s uses %s, %s", what, pr.construct, pr.why), pr.hint)
 		return
 	}
 	if f, slow := slowPattern(p); slow {
@@ -634,49 +633,6 @@ func checkPattern(l *loader, e *tentry, what string) {
 			what, clipText(strconv.Quote(p[f.lo:f.hi]), 80), f.why),
 			"rewrite it so that each character can be matched one way only (`^a+$` for `^(a+)+$`, `[ab]` for `(a|b)`): RE2 (Go) is immune, but ajv, PHP and Java validators can hang on a short hostile message")
 	}
-}
-
-// ecmaIncompatible names an RE2 construct in p that ECMA-262 rejects or reads
-// differently, or returns "".
-func ecmaIncompatible(p string) string {
-	inClass := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\' && i+1 < len(p):
-			n := p[i+1]
-			switch n {
-			case 'A', 'z', 'Q', 'E', 'C':
-				return `\` + string(n)
-			case 'p', 'P':
-				if i+2 >= len(p) || p[i+2] != '{' {
-					return `\` + string(n) + " without braces"
-				}
-			}
-			i++
-		case inClass && c == '[' && i+1 < len(p) && p[i+1] == ':':
-			return "a POSIX class [[:…:]]"
-		case c == '[' && !inClass:
-			inClass = true
-			if i+1 < len(p) && p[i+1] == ']' {
-				i++
-			} else if i+2 < len(p) && p[i+1] == '^' && p[i+2] == ']' {
-				i += 2
-			}
-		case c == ']' && inClass:
-			inClass = false
-		case c == '(' && !inClass && i+1 < len(p) && p[i+1] == '?':
-			rest := p[i+2:]
-			if strings.HasPrefix(rest, ":") || (strings.HasPrefix(rest, "<") && !strings.HasPrefix(rest, "<=") && !strings.HasPrefix(rest, "<!")) {
-				continue
-			}
-			if strings.HasPrefix(rest, "P<") {
-				return "a (?P<name>…) group"
-			}
-			return "inline flags (?…)"
-		}
-	}
-	return ""
 }
 
 var (

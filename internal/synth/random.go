@@ -130,7 +130,7 @@ var (
 		{"a", "b", "c", "d", "e"}, {"ja", "nein", "vielleicht"}}
 	intEnums = [][]int64{{1, 2, 3}, {10, 20}, {-1, 5, 9007199254740991}, {7}}
 	patterns = []string{"^[A-Z]{2}$", "^[a-z0-9-]{1,16}$", "^[0-9]{4}$", "^x", "z$",
-		"^[A-Z0-9-]{3,32}$", "^(foo|bar)+$", "^\\p{L}+$", "^[^\\s]*$"}
+		"^[A-Z0-9-]{3,32}$", "^(foo|bar)+$", "^[A-Za-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\xFF]+$", "^[^ \\t\\n\\r\\f]*$"}
 	formats = []string{"email", "uri", "date", "date-time", "uuid"}
 	texts   = []string{"Plain text.", "Überweisung für Straße — 𝄞 ✓ 📦", "Quotes \" and 'single' and `back`",
 		"Backslash \\ and */ and // and /* in text", "Line one.\nLine two:\n- a list item", "日本語の説明。",
