@@ -42,7 +42,6 @@ func run(ctx context.Context) error {
 	transport := &memoryTransport{}
 
 	// Produce: typed data, validated before it is built.
-	note := events.NullableOf("Leave at the door — Danke!")
 	id, err := events.PublishOrdersCreatedV2(ctx, transport, events.OrdersCreatedV2{
 		OrderID: 1042,
 		Customer: events.Customer{
@@ -54,7 +53,7 @@ func run(ctx context.Context) error {
 		Lines: []events.OrdersCreatedV2LinesItem{
 			{Sku: "BOOK-123", Quantity: 2, UnitPrice: events.Money{Amount: 1299, Currency: "EUR"}},
 		},
-		Note: &note,
+		Note: events.Ptr(events.NullableOf("Leave at the door — Danke!")), // optional and nullable: absent, null or a value
 	}, events.WithTraceID("7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b"))
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
