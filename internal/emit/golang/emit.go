@@ -19,9 +19,11 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -76,20 +78,6 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		}
 	}()
 
-	rt, err := runtimeSource(opts.Package)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, File{Name: runtimeFile, Content: rt})
-
-	tf := newFile(opts.Package)
-	g.typesFile(tf)
-	b, err := render(tf, typesFile)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, File{Name: typesFile, Content: b})
-
 	byCtx := map[string][]*model.Message{}
 	var ctxs []string
 	for _, m := range reg.Messages {
@@ -100,24 +88,71 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		byCtx[c] = append(byCtx[c], m)
 	}
 	sort.Strings(ctxs)
+	ctxFiles := make([]string, len(ctxs))
 	taken := map[string]string{runtimeFile: "the runtime", typesFile: "the named types"}
-	for _, c := range ctxs {
+	for i, c := range ctxs {
 		name := gonames.ContextFile(c)
 		if prev, ok := taken[name]; ok {
 			return nil, fmt.Errorf("golang: bounded context %q maps to file %s, already used by %s", c, name, prev)
 		}
 		taken[name] = "bounded context " + strconv.Quote(c)
+		ctxFiles[i] = name
+	}
+
+	// Rendering (jen, then go/format on every file) dominates Emit: the files are
+	// built here one after the other (g is not safe for concurrent use) and rendered
+	// by GOMAXPROCS workers, each into its own slot, so the output does not depend
+	// on the schedule. The channel is unbuffered: at most one built, unrendered file
+	// per worker (plus the one being built) is alive at a time.
+	files = make([]File, 2+len(ctxs))
+	errs := make([]error, len(files))
+	jobs := make(chan renderJob)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				files[j.idx].Content, errs[j.idx] = j.run()
+			}
+		}()
+	}
+	// Runs before the recover above: the workers are done when Emit returns, even on
+	// a panic while building.
+	defer func() {
+		if jobs != nil {
+			close(jobs)
+			wg.Wait()
+		}
+	}()
+
+	files[0].Name = runtimeFile
+	jobs <- renderJob{idx: 0, run: func() ([]byte, error) { return runtimeSource(opts.Package) }}
+
+	tf := newFile(opts.Package)
+	g.typesFile(tf)
+	files[1].Name = typesFile
+	jobs <- renderJob{idx: 1, run: func() ([]byte, error) { return render(tf, typesFile) }}
+
+	for i, c := range ctxs {
+		name := ctxFiles[i]
 		msgs := byCtx[c]
 		sort.Slice(msgs, func(i, j int) bool { return msgs[i].URN < msgs[j].URN })
 		f := newFile(opts.Package)
 		for _, m := range msgs {
 			g.message(f, m)
 		}
-		b, err := render(f, name)
+		files[2+i].Name = name
+		jobs <- renderJob{idx: 2 + i, run: func() ([]byte, error) { return render(f, name) }}
+	}
+	close(jobs)
+	wg.Wait()
+	jobs = nil
+	// The first error in file order, as the sequential emitter reported it.
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, File{Name: name, Content: b})
 	}
 	if g.err != nil {
 		return nil, g.err
@@ -126,18 +161,49 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	return files, nil
 }
 
+// renderJob renders the file at index idx of Emit's result.
+type renderJob struct {
+	idx int
+	run func() ([]byte, error)
+}
+
 func newFile(pkg string) *jen.File {
 	f := jen.NewFile(pkg)
 	f.HeaderComment(Header)
 	return f
 }
 
-func render(f *jen.File, name string) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+// render renders f (jen runs go/format on it). It runs on a worker goroutine:
+// rendering bugs surface as panics inside jen, which become errors here.
+func render(f *jen.File, name string) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("golang: %v", r)
+		}
+	}()
+	// jen writes the formatted file with a single Write: keep that slice rather than
+	// copying it into a growing buffer (unless it has much spare capacity, which the
+	// result would hold on to until the files are written).
+	var w sliceWriter
+	if err := f.Render(&w); err != nil {
 		return nil, fmt.Errorf("golang: rendering %s: %w", name, err)
 	}
-	return buf.Bytes(), nil
+	return w.b, nil
+}
+
+// sliceWriter keeps what is written to it, without copying the first write.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	switch {
+	case w.b == nil && cap(p)-len(p) <= len(p)/8:
+		w.b = p
+	case w.b == nil:
+		w.b = bytes.Clone(p)
+	default:
+		w.b = append(w.b, p...)
+	}
+	return len(p), nil
 }
 
 // runtimeSource merges the non-test Go files of ./rt into one file of package pkg:
