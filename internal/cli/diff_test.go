@@ -88,7 +88,7 @@ func TestDiffCommandPaths(t *testing.T) {
 // git:HEAD~1 (a file and a directory) and git:HEAD with an explicit path.
 func TestDiffCommandGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		t.Fatal("git is required: bqgen diff --against git:REF runs it")
 	}
 	repo := t.TempDir()
 	run := func(args ...string) {

@@ -22,7 +22,7 @@ func TestGoTool(t *testing.T) {
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command in PATH")
+		t.Fatal("no go command in PATH")
 	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {

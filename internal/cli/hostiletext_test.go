@@ -199,7 +199,7 @@ func TestHostileTextInDiffReports(t *testing.T) {
 // said.)
 func TestHostileTextGeneratesGo(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs go vet")
+		t.Skip("runs go vet; skipped with -short")
 	}
 	t.Parallel()
 	dir := t.TempDir()
