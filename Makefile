@@ -33,6 +33,14 @@ test: node-tools
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
+# bqgen vs peer generators (quicktype, go-jsonschema) on the same synthetic registry:
+# generation and go build of the generated Go (docs/performance.md, "Peers"). The peers
+# are installed into a temporary folder; needs npm and network. Not part of test or bench.
+PEERS_N ?= 1000
+.PHONY: peers
+peers:
+	GO=$(GO) bash bench/peers.sh $(PEERS_N)
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
