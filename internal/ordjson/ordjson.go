@@ -261,7 +261,7 @@ func write(b *bytes.Buffer, v any, depth int) error {
 
 // writeString writes s as a JSON string without HTML escaping. Invisible non-ASCII
 // characters (white space, separators, format and control characters) are written as
-// \uXXXX escapes so that a reader of the file sees them.
+// \u escapes (four hex digits) so that a reader of the file sees them.
 func writeString(b *bytes.Buffer, s string) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

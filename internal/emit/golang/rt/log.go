@@ -169,19 +169,10 @@ func appendRedacted(b []byte, t *typeDesc, v reflect.Value, sens bool) []byte {
 // appendResolved is appendRedacted for a resolved, non-null, non-sensitive
 // value.
 func appendResolved(b []byte, t *typeDesc, v reflect.Value) []byte {
+	if t.kind < kObject {
+		return appendScalar(b, t, v)
+	}
 	switch t.kind {
-	case kString, kUUID:
-		return appendString(b, v.String())
-	case kInt64, kInt32, kTimestamp:
-		return appendInt(b, v.Int())
-	case kInt64Str, kInt32Str:
-		return appendIntString(b, v.Int())
-	case kFloat64:
-		return appendFloat(b, v.Float())
-	case kBool:
-		return appendBool(b, v.Bool())
-	case kMoney:
-		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
 	case kObject:
 		b = append(b, '{')
 		first := true

@@ -19,7 +19,8 @@ import (
 // generated code itself is only struct declarations, descriptors and
 // one-line methods, which keeps large registries cheap to build.
 
-// descKind is the shape of a described value.
+// descKind is the shape of a described value. The scalar kinds come before kObject
+// (appendScalar relies on it).
 type descKind uint8
 
 const (
@@ -544,19 +545,10 @@ func encodeValue(b []byte, t *typeDesc, v reflect.Value) []byte {
 		v = v.Field(0)
 	}
 	t = resolve(t)
+	if t.kind < kObject {
+		return appendScalar(b, t, v)
+	}
 	switch t.kind {
-	case kString, kUUID:
-		return appendString(b, v.String())
-	case kInt64, kInt32, kTimestamp:
-		return appendInt(b, v.Int())
-	case kInt64Str, kInt32Str:
-		return appendIntString(b, v.Int())
-	case kFloat64:
-		return appendFloat(b, v.Float())
-	case kBool:
-		return appendBool(b, v.Bool())
-	case kMoney:
-		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
 	case kObject:
 		b = append(b, '{')
 		first := true
@@ -658,4 +650,24 @@ func syntaxMessage(err error) string {
 		return "malformed JSON at byte " + itoa(se.off) + ": " + se.msg
 	}
 	return err.Error()
+}
+
+// appendScalar appends the JSON of a resolved, non-null scalar value (string, uuid,
+// integer, timestamp, number, boolean, money): every kind before kObject.
+func appendScalar(b []byte, t *typeDesc, v reflect.Value) []byte {
+	switch t.kind {
+	case kString, kUUID:
+		return appendString(b, v.String())
+	case kInt64, kInt32, kTimestamp:
+		return appendInt(b, v.Int())
+	case kInt64Str, kInt32Str:
+		return appendIntString(b, v.Int())
+	case kFloat64:
+		return appendFloat(b, v.Float())
+	case kBool:
+		return appendBool(b, v.Bool())
+	case kMoney:
+		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
+	}
+	return b
 }
