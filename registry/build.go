@@ -83,52 +83,85 @@ func (l *loader) hasErrors() bool {
 // after every file has been read (the model would be unreliable). Problems that leave
 // the tree sound — a duplicate key (the first one wins), a non-finite number (left
 // out) — are reported and the rules still run, so one run reports all of them.
-func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, error) {
-	var ds Diagnostics
-	type parsed struct {
-		name string
-		root *tnode
+func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagnostics, error) {
+	l := &loader{
+		reg:      &model.Registry{Version: 1},
+		msgs:     map[string]*model.Message{},
+		types:    map[string]*model.NamedType{},
+		fileLint: map[string]*model.Lint{},
+		lintOf:   map[*model.Lint]*lintBlock{},
 	}
-	var files []parsed
-	fatal := false
-	// Files are parsed and checked against the format schema in parallel.
+	// A pipeline: GOMAXPROCS workers parse each file and check it against the format
+	// schema (most of the work), while this goroutine merges the checked files into
+	// the model in file order as soon as each is ready, then drops its tree. So the
+	// serial merge overlaps the parsing, and at most a few files' trees are alive at
+	// once (at 10,000 URNs, keeping every tree until the end doubled the live heap
+	// and the collector's work).
 	type result struct {
 		root   *tnode
 		pd, fd Diagnostics
 		err    error
+		done   chan struct{}
 	}
 	results := make([]result, len(srcs))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	stop := make(chan struct{}) // closed when this goroutine returns: workers quit
+	// ahead bounds how far the workers run ahead of the merge: a slot per file taken
+	// by a worker and not yet received here (taking a tree from a Cache is much faster
+	// than merging it, and every tree waiting to be merged is alive).
+	ahead := make(chan struct{}, 4*runtime.GOMAXPROCS(0))
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(srcs)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(srcs) || ctx.Err() != nil {
+				select {
+				case ahead <- struct{}{}:
+				case <-stop:
 					return
 				}
-				if srcs[i].skip {
-					continue
+				i := int(next.Add(1) - 1)
+				if i >= len(srcs) {
+					return
 				}
 				r := &results[i]
-				r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
-				if r.root != nil {
-					r.fd, r.err = validateFormat(r.root)
+				if !srcs[i].skip && ctx.Err() == nil {
+					r.root = o.cache.take(srcs[i].name, srcs[i].data)
+					if r.root == nil {
+						r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
+						if r.root != nil {
+							r.fd, r.err = validateFormat(r.root)
+						}
+					}
 				}
+				close(r.done)
 			}
 		}()
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
+	var ds Diagnostics
+	fatal := false
 	for i, s := range srcs {
+		select {
+		case <-results[i].done:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		<-ahead // this goroutine holds at most one tree at a time
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		if s.skip {
 			continue
 		}
-		r := results[i]
+		r := &results[i]
 		ds = append(ds, r.pd...)
 		if r.root == nil {
 			fatal = true
@@ -140,32 +173,31 @@ func load(ctx context.Context, srcs []source) (*model.Registry, Diagnostics, err
 		ds = append(ds, r.fd...)
 		if r.fd.HasErrors() {
 			fatal = true
+		}
+		if fatal {
+			// The model is abandoned; keep reading for the other files' diagnostics.
+			r.root = nil
 			continue
 		}
-		files = append(files, parsed{s.name, r.root})
+		l.reg.Files = append(l.reg.Files, s.name)
+		l.file(s.name, r.root)
+		checkText(l, r.root)
+		if len(r.pd) == 0 && len(r.fd) == 0 {
+			o.cache.put(s.data, r.root)
+		}
+		r.root = nil
 	}
 	if fatal {
 		ds.Sort()
 		return nil, tidy(ds), nil
 	}
-	l := &loader{
-		reg:      &model.Registry{Version: 1},
-		msgs:     map[string]*model.Message{},
-		types:    map[string]*model.NamedType{},
-		fileLint: map[string]*model.Lint{},
-		lintOf:   map[*model.Lint]*lintBlock{},
+	// The merge reported into l.diags; the parse and format diagnostics go first, as
+	// they did when every file was parsed before the merge.
+	pre := make([]pending, len(ds), len(ds)+len(l.diags))
+	for i, d := range ds {
+		pre[i] = pending{d: d}
 	}
-	for _, d := range ds {
-		l.diags = append(l.diags, pending{d: d})
-	}
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		l.reg.Files = append(l.reg.Files, f.name)
-		l.file(f.name, f.root)
-		checkText(l, f.root)
-	}
+	l.diags = append(pre, l.diags...)
 	sort.Slice(l.reg.Types, func(i, j int) bool { return l.reg.Types[i].Name < l.reg.Types[j].Name })
 	sort.Slice(l.reg.Messages, func(i, j int) bool { return l.reg.Messages[i].URN < l.reg.Messages[j].URN })
 	// Go-name planning reads only what link, cycles and checkRules do not write
@@ -460,9 +492,9 @@ var (
 // schema builds the schema at n (validated by the format schema) and checks what the
 // format schema cannot.
 func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
-	s := &model.Schema{Pos: n.pos, AdditionalProperties: true, Keys: map[string]model.Pos{}}
-	for _, e := range n.entries {
-		s.Keys[e.key] = e.keyPos
+	s := &model.Schema{Pos: n.pos, AdditionalProperties: true, Keys: make([]model.KeyPos, len(n.entries))}
+	for i, e := range n.entries {
+		s.Keys[i] = model.KeyPos{Key: e.key, Pos: e.keyPos}
 	}
 	typ := strVal(n.val("type"))
 	if isData {

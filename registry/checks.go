@@ -223,7 +223,7 @@ func (l *loader) checkURN(m *model.Message) {
 }
 
 func keyPos(s *model.Schema, key string, def model.Pos) model.Pos {
-	if p, ok := s.Keys[key]; ok {
+	if p, ok := s.KeyPos(key); ok {
 		return p
 	}
 	return def

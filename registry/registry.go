@@ -122,8 +122,8 @@ func Schema() []byte { return schemaJSON }
 // err is non-nil only when bqgen could not do its job: path cannot be read, or a
 // directory holds no registry file (exit code 2). Problems in the content come back as
 // diagnostics (exit code 1); when any of them is an error, reg is nil. Positions use
-// path as given (for a directory, each file's path joined under it).
-func Load(ctx context.Context, path string) (reg *model.Registry, diags Diagnostics, err error) {
+// path as given (for a directory, each file's path joined under it). opts: WithCache.
+func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry, diags Diagnostics, err error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("registry: %w", err)
@@ -185,7 +185,7 @@ func Load(ctx context.Context, path string) (reg *model.Registry, diags Diagnost
 		}
 		srcs = append(srcs, source{name: name, data: b})
 	}
-	reg, diags, err = load(ctx, srcs)
+	reg, diags, err = load(ctx, srcs, optionsOf(opts))
 	if len(tooBig) > 0 {
 		diags = append(diags, tooBig...)
 		diags.Sort()
@@ -197,7 +197,7 @@ func Load(ctx context.Context, path string) (reg *model.Registry, diags Diagnost
 // LoadFiles is Load for in-memory sources (tests, fuzzing): files maps a file name, used
 // in positions, to its content. Files are read in the order of their names. err is
 // non-nil only when files is empty or ctx is done.
-func LoadFiles(ctx context.Context, files map[string][]byte) (*model.Registry, Diagnostics, error) {
+func LoadFiles(ctx context.Context, files map[string][]byte, opts ...Option) (*model.Registry, Diagnostics, error) {
 	if len(files) == 0 {
 		return nil, nil, errors.New("registry: no registry files")
 	}
@@ -216,13 +216,22 @@ func LoadFiles(ctx context.Context, files map[string][]byte) (*model.Registry, D
 		}
 		srcs = append(srcs, source{name: n, data: files[n]})
 	}
-	reg, diags, err := load(ctx, srcs)
+	reg, diags, err := load(ctx, srcs, optionsOf(opts))
 	if len(tooBig) > 0 {
 		diags = append(diags, tooBig...)
 		diags.Sort()
 		reg = nil
 	}
 	return reg, diags, err
+}
+
+// optionsOf applies opts.
+func optionsOf(opts []Option) options {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
 }
 
 // readCapped reads up to MaxFileSize+1 bytes of the file at name.

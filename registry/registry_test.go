@@ -102,8 +102,8 @@ func TestGoodRegistry(t *testing.T) {
 		*id.Schema.Maximum != (model.Bound{IsInt: true, I: 1000000}) || !reflect.DeepEqual(id.Schema.Examples, []any{int64(1042)}) {
 		t.Errorf("order_id = %+v", id.Schema)
 	}
-	if id.Schema.Keys["minimum"] != pos(37, 36) {
-		t.Errorf("order_id minimum key at %v", id.Schema.Keys["minimum"])
+	if p, _ := id.Schema.KeyPos("minimum"); p != pos(37, 36) {
+		t.Errorf("order_id minimum key at %v", p)
 	}
 	if false {
 	}

@@ -43,6 +43,7 @@ type tnode struct {
 	height  int  // nesting depth of the expanded subtree
 	json    any  // memoised JSON value
 	bad     bool // a non-finite number (BQ023), reported and left out of the tree
+	shared  bool // on a file's root: some subtrees are shared (anchors were used)
 
 	textChecked bool // checkText has visited this node (aliases share nodes)
 }
@@ -179,6 +180,7 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 	if c.fatal {
 		return nil, c.diags
 	}
+	t.shared = len(c.done) > 0
 	return t, c.diags
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/babelqueue/bqgen/internal/diff"
+	"github.com/babelqueue/bqgen/registry"
 )
 
 func diffCommand() *command {
@@ -53,11 +54,13 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	if format == "github" {
 		diagFormat = "github"
 	}
-	newReg, code := load(e, regPath, diagFormat)
+	// One cache for both loads: the old registry's unchanged files are not parsed again.
+	cache := registry.NewCache()
+	newReg, code := load(e, regPath, diagFormat, registry.WithCache(cache))
 	if newReg == nil {
 		return code
 	}
-	oldReg, diags, err := diff.LoadAgainst(e.ctx, against, regPath)
+	oldReg, diags, err := diff.LoadAgainst(e.ctx, against, regPath, registry.WithCache(cache))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
 		return ExitError

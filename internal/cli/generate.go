@@ -112,8 +112,8 @@ func GenerateGo(reg *model.Registry, out, pkgFlag string) ([]outdir.File, error)
 
 // load reads a registry and prints its diagnostics. It returns the registry, or nil
 // and the exit code when it cannot be used.
-func load(e env, path, format string) (*model.Registry, int) {
-	reg, diags, err := registry.Load(e.ctx, path)
+func load(e env, path, format string, opts ...registry.Option) (*model.Registry, int) {
+	reg, diags, err := registry.Load(e.ctx, path, opts...)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(e.stderr, "bqgen: canceled")

@@ -337,7 +337,7 @@ func goNamesOf(s *model.Schema) string {
 
 // keyPos returns the position of keyword key in s, else s's own position.
 func keyPos(s *model.Schema, key string) model.Pos {
-	if p, ok := s.Keys[key]; ok {
+	if p, ok := s.KeyPos(key); ok {
 		return p
 	}
 	return s.Pos
@@ -346,7 +346,7 @@ func keyPos(s *model.Schema, key string) model.Pos {
 // keyPosChain is keyPos looking through Ref nodes (the keyword of a named type).
 func keyPosChain(s *model.Schema, key string) model.Pos {
 	for t := s; t != nil; t = refTarget(t) {
-		if p, ok := t.Keys[key]; ok {
+		if p, ok := t.KeyPos(key); ok {
 			return p
 		}
 	}
@@ -415,7 +415,7 @@ func (c *comparer) schema(path string, o, n *model.Schema, r role, at model.Pos)
 			id, what = RuleValuesRetyped, "map value type changed"
 		}
 		p := keyPosChain(n, "type")
-		if _, ok := n.Keys["type"]; !ok {
+		if _, ok := n.KeyPos("type"); !ok {
 			p = at
 		}
 		c.add(id, path, describe(o), describe(n), p, p, what, "", "")
@@ -785,7 +785,7 @@ func intBounds(s *model.Schema) (lo, hi int64, loText, hiText string) {
 // boundKey picks the keyword whose position a bound finding points at.
 func boundKey(s *model.Schema, keys ...string) model.Pos {
 	for _, k := range keys {
-		if p, ok := s.Keys[k]; ok {
+		if p, ok := s.KeyPos(k); ok {
 			return p
 		}
 	}

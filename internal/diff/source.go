@@ -22,17 +22,18 @@ import (
 //
 // err is non-nil when the old registry cannot be read at all (exit 2). Problems in its
 // content come back as diagnostics, as from registry.Load; for a git source their file
-// names are `REF:PATH`.
-func LoadAgainst(ctx context.Context, against, newPath string) (*model.Registry, registry.Diagnostics, error) {
+// names are `REF:PATH`. opts are registry.Load's: with the registry.Cache that loaded
+// the new registry, the files the two have in common are not parsed again.
+func LoadAgainst(ctx context.Context, against, newPath string, opts ...registry.Option) (*model.Registry, registry.Diagnostics, error) {
 	spec, ok := strings.CutPrefix(against, "git:")
 	if !ok {
-		return registry.Load(ctx, against)
+		return registry.Load(ctx, against, opts...)
 	}
 	files, err := gitFiles(ctx, spec, newPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	return registry.LoadFiles(ctx, files)
+	return registry.LoadFiles(ctx, files, opts...)
 }
 
 // gitFiles reads the registry files of `git:spec` (spec is REF[:PATH]).

@@ -228,9 +228,28 @@ type Schema struct {
 	Values *Schema
 
 	Pos Pos // the position of the schema's mapping (or its `type` value)
-	// Keys maps each keyword written in the registry for this schema (`maxLength`,
-	// `enum`, …) to the position of its key; nil when the schema has no source.
-	Keys map[string]Pos
+	// Keys lists each keyword written in the registry for this schema (`maxLength`,
+	// `enum`, …) with the position of its key, in source order; nil when the schema
+	// has no source. KeyPos looks one up. (A slice, not a map: a registry of 10,000
+	// URNs holds ~500,000 schemas, and a small map costs ~10× the memory.)
+	Keys []KeyPos
+}
+
+// KeyPos is the position of one keyword of a schema in the registry source.
+type KeyPos struct {
+	Key string
+	Pos Pos
+}
+
+// KeyPos returns the position of keyword key of s and true, or the zero Pos and false
+// when the registry does not write that keyword for s.
+func (s *Schema) KeyPos(key string) (Pos, bool) {
+	for _, k := range s.Keys {
+		if k.Key == key {
+			return k.Pos, true
+		}
+	}
+	return Pos{}, false
 }
 
 // Bound is a finite numeric constant from the registry: an exact int64 when IsInt is

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/format"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -297,6 +298,11 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 			t.Fatalf("%s: %v", s.name, err)
 		}
 		for _, f := range files {
+			// The descriptor tables are written as text, not through go/format
+			// (internal/emit/golang, descText): random schemas must keep them gofmt'd.
+			if formatted, err := format.Source(f.Content); err != nil || !bytes.Equal(formatted, f.Content) {
+				t.Errorf("%s/%s is not gofmt-stable (err %v)", s.name, f.Name, err)
+			}
 			write(filepath.Join(s.name, f.Name), f.Content)
 		}
 		fmt.Fprintf(&imports, "\t%q\n", "example.com/property/"+s.name)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/diff"
 	"github.com/babelqueue/bqgen/internal/emit/golang"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/gonames"
@@ -72,6 +73,32 @@ func BenchmarkGenerateJSONSchema(b *testing.B) {
 			for b.Loop() {
 				if _, err := jsonschema.Emit(reg, jsonschema.Options{}); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDiff is `bqgen diff` in process: the evolved registry (Options.Evolve) and
+// the original loaded with one registry.Cache, as the command does, then
+// diff.Compare under BACKWARD.
+func BenchmarkDiff(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			old, next := Files(Options{Messages: n}), Files(Options{Messages: n, Evolve: true})
+			b.ReportAllocs()
+			for b.Loop() {
+				cache := registry.NewCache()
+				newReg, diags, err := registry.LoadFiles(context.Background(), next, registry.WithCache(cache))
+				if err != nil || newReg == nil || diags.HasErrors() {
+					b.Fatalf("evolved registry does not load: %v %v", err, diags)
+				}
+				oldReg, diags, err := registry.LoadFiles(context.Background(), old, registry.WithCache(cache))
+				if err != nil || oldReg == nil || diags.HasErrors() {
+					b.Fatalf("registry does not load: %v %v", err, diags)
+				}
+				if !diff.Compare(oldReg, newReg, diff.Backward).Breaking() {
+					b.Fatal("no breaking change found")
 				}
 			}
 		})

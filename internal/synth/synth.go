@@ -25,6 +25,11 @@ type Options struct {
 	Seed uint64
 	// Package is the go.package of the registry; "" means "events".
 	Package string
+	// Evolve writes the next version of the same registry, as a pull request might
+	// change it (for `bqgen diff` benchmarks): one message in 20 gains an optional
+	// field (compatible), one in 100 also a new summary (a doc edit), and one in 200
+	// a new required field (breaking under BACKWARD). Every other byte is the same.
+	Evolve bool
 }
 
 // PerContext is the number of URNs per bounded context.
@@ -80,9 +85,9 @@ func Files(o Options) map[string][]byte {
 			name = noun + "." + verb
 		}
 		urn := "urn:babel:" + ctx + ":" + name
-		writeMessage(b, rng, urn, "", i)
+		writeMessage(b, rng, urn, "", i, o.Evolve)
 		if i%10 == 0 {
-			writeMessage(b, rng, urn+".v2", urn, i)
+			writeMessage(b, rng, urn+".v2", urn, i, false)
 		}
 	}
 	files := map[string][]byte{"registry.yaml": []byte(head.String())}
@@ -247,7 +252,8 @@ var pool = []field{
 // fixedFields is how many templates at the head of pool every message has.
 const fixedFields = 5
 
-func writeMessage(b *strings.Builder, rng *rand.Rand, urn, supersedes string, i int) {
+func writeMessage(b *strings.Builder, rng *rand.Rand, urn, supersedes string, i int, evolve bool) {
+	evolve = evolve && i%20 == 7
 	// Pick the fields: the fixed head, then a seeded choice of the rest, kept in
 	// pool order so that messages look alike.
 	rest := rng.Perm(len(pool) - fixedFields)[:FieldsPerMessage-fixedFields]
@@ -276,7 +282,11 @@ func writeMessage(b *strings.Builder, rng *rand.Rand, urn, supersedes string, i 
 	} else {
 		b.WriteString("    kind: event\n")
 	}
-	fmt.Fprintf(b, "    summary: Synthetic message number %d.\n", i)
+	if evolve && i%100 == 7 {
+		fmt.Fprintf(b, "    summary: Synthetic message number %d, revised.\n", i)
+	} else {
+		fmt.Fprintf(b, "    summary: Synthetic message number %d.\n", i)
+	}
 	fmt.Fprintf(b, "    owner: team%d\n", i%7)
 	if supersedes != "" {
 		fmt.Fprintf(b, "    supersedes: %s\n", supersedes)
@@ -285,6 +295,9 @@ func writeMessage(b *strings.Builder, rng *rand.Rand, urn, supersedes string, i 
 		b.WriteString("    lint:\n      ignore: [BQ032]\n      reason: The dimensions block is closed on purpose.\n")
 	}
 	b.WriteString("    data:\n")
+	if evolve && i%200 == 7 {
+		req = append(req, "evolved_ref")
+	}
 	fmt.Fprintf(b, "      required: [%s]\n", strings.Join(req, ", "))
 	b.WriteString("      properties:\n")
 	for j, f := range pool {
@@ -295,6 +308,12 @@ func writeMessage(b *strings.Builder, rng *rand.Rand, urn, supersedes string, i 
 			fmt.Fprintf(b, "        %s:%s\n", f.name, f.yaml)
 		} else {
 			fmt.Fprintf(b, "        %s: %s\n", f.name, f.yaml)
+		}
+	}
+	if evolve {
+		b.WriteString("        evolved_note: {type: string, maxLength: 500}\n")
+		if i%200 == 7 {
+			b.WriteString("        evolved_ref: {type: integer, minimum: 1, maximum: 1000000}\n")
 		}
 	}
 }

@@ -3,6 +3,7 @@ package golang
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -107,12 +108,54 @@ func (g *gen) fieldType(p *model.Property) *jen.Statement {
 
 // ---- descriptors ----
 
-// desc returns the typeDesc composite literal describing the Go value of s (see the
-// runtime's schema.go). raw describes the declared type itself (an enum, an object or a
-// named type) rather than a use of it: a use of a declared type refers to its
-// descriptor, and its nullability belongs to the use.
-func (g *gen) desc(s *model.Schema, raw bool) *jen.Statement {
-	d := map[string]jen.Code{}
+// Descriptors are data, not code: they are written as text by descText below, in the
+// exact form go/format gives them, and appended to each file after jen has rendered
+// (and gofmt'd) its code. Formatting them through go/format took more than half of
+// Emit's time (go/printer measures every element of a multi-line composite literal
+// by printing it twice); TestOutputIsGofmtStable holds every emitted file to
+// format.Source(out) == out.
+
+// descKeys are the typeDesc fields a descriptor literal sets, in the order written.
+var descKeys = [...]string{"kind", "flags", "lo", "hi", "flo", "fhi", "format", "pattern", "enum", "enumInt", "enumFloat", "ref", "elem", "fields"}
+
+// Indexes into descKeys.
+const (
+	dKind = iota
+	dFlags
+	dLo
+	dHi
+	dFlo
+	dFhi
+	dFormat
+	dPattern
+	dEnum
+	dEnumInt
+	dEnumFloat
+	dRef
+	dElem
+	dFields
+)
+
+// descDecl appends the declaration `var name = typeDesc{…}` of s (raw) to b, under the
+// doc comment line doc, preceded by a blank line.
+func (g *gen) descDecl(b []byte, doc, name string, s *model.Schema) []byte {
+	b = append(b, "\n// "...)
+	b = append(b, doc...)
+	b = append(b, "\nvar "...)
+	b = append(b, name...)
+	b = append(b, " = "...)
+	b = g.descText(b, s, true, 0)
+	return append(b, '\n')
+}
+
+// descText appends the typeDesc composite literal describing the Go value of s (see
+// the runtime's schema.go) to b, as go/format prints it: on one line, except the
+// fields of an object, one per line at indent+1 tabs. raw describes the declared
+// type itself (an enum, an object or a named type) rather than a use of it: a use
+// of a declared type refers to its descriptor, and its nullability belongs to the
+// use.
+func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
+	var v [len(descKeys)]string
 	var flags []string
 	if !raw && nullable(s) {
 		flags = append(flags, "fNullable")
@@ -123,48 +166,44 @@ func (g *gen) desc(s *model.Schema, raw bool) *jen.Statement {
 	if s.GDPR != "" {
 		flags = append(flags, "fGDPR")
 	}
-	kind := ""
+	var fields []*model.Property
 	switch {
 	case s.Kind == model.Ref:
-		kind = "kNamed"
-		d["ref"] = jen.Lit(g.namedIndex[s.Named])
+		v[dKind] = "kNamed"
+		v[dRef] = strconv.Itoa(g.namedIndex[s.Named])
 	case !raw && g.names.Inline[s] != "":
-		kind = "kDesc"
-		d["elem"] = jen.Op("&").Id(descVar(g.names.Inline[s]))
+		v[dKind] = "kDesc"
+		v[dElem] = "&" + descVar(g.names.Inline[s])
 	default:
 		switch s.Kind {
 		case model.String:
-			kind = "kString"
+			v[dKind] = "kString"
 			if s.MinLength != nil {
 				flags = append(flags, "fMin")
-				d["lo"] = jen.Lit(int(*s.MinLength))
+				v[dLo] = strconv.FormatInt(*s.MinLength, 10)
 			}
 			if s.MaxLength != nil {
 				flags = append(flags, "fMax")
-				d["hi"] = jen.Lit(int(*s.MaxLength))
+				v[dHi] = strconv.FormatInt(*s.MaxLength, 10)
 			}
 			if s.Pattern != "" {
-				d["pattern"] = jen.Op("&").Id(g.names.Patterns[s.Pattern])
+				v[dPattern] = "&" + g.names.Patterns[s.Pattern]
 			}
 			if checkedFormat(s.Format) {
-				d["format"] = jen.Lit(s.Format)
+				v[dFormat] = strconv.Quote(s.Format)
 			}
 			if len(s.Enum) > 0 {
-				vals := make([]jen.Code, len(s.Enum))
-				for i, v := range s.Enum {
-					vals[i] = jen.Id(enumLit(v))
-				}
-				d["enum"] = jen.Index().String().Values(vals...)
+				v[dEnum] = enumList("[]string", s.Enum)
 			}
 		case model.Integer:
-			kind = "kInt64"
+			v[dKind] = "kInt64"
 			switch {
 			case s.Encoding == "string" && s.IntFormat == "int32":
-				kind = "kInt32Str"
+				v[dKind] = "kInt32Str"
 			case s.Encoding == "string":
-				kind = "kInt64Str"
+				v[dKind] = "kInt64Str"
 			case s.IntFormat == "int32":
-				kind = "kInt32"
+				v[dKind] = "kInt32"
 			}
 			var lo, hi *intBound
 			for _, b := range intBounds(s) {
@@ -182,119 +221,139 @@ func (g *gen) desc(s *model.Schema, raw bool) *jen.Statement {
 				if lo.excl {
 					flags = append(flags, "fExclMin")
 				}
-				d["lo"] = jen.Lit(int(lo.v))
+				v[dLo] = strconv.FormatInt(lo.v, 10)
 			}
 			if hi != nil {
 				flags = append(flags, "fMax")
 				if hi.excl {
 					flags = append(flags, "fExclMax")
 				}
-				d["hi"] = jen.Lit(int(hi.v))
+				v[dHi] = strconv.FormatInt(hi.v, 10)
 			}
 			if len(s.Enum) > 0 {
-				vals := make([]jen.Code, len(s.Enum))
-				for i, v := range s.Enum {
-					vals[i] = jen.Id(enumLit(v))
-				}
-				d["enumInt"] = jen.Index().Int64().Values(vals...)
+				v[dEnumInt] = enumList("[]int64", s.Enum)
 			}
 		case model.Number:
-			kind = "kFloat64"
+			v[dKind] = "kFloat64"
 			lo, loExcl, hi, hiExcl, hasLo, hasHi := floatBounds(s)
 			if hasLo {
 				flags = append(flags, "fFMin")
 				if loExcl {
 					flags = append(flags, "fFExclMin")
 				}
-				d["flo"] = jen.Id(floatLit(lo))
+				v[dFlo] = floatLit(lo)
 			}
 			if hasHi {
 				flags = append(flags, "fFMax")
 				if hiExcl {
 					flags = append(flags, "fFExclMax")
 				}
-				d["fhi"] = jen.Id(floatLit(hi))
+				v[dFhi] = floatLit(hi)
 			}
 			if len(s.Enum) > 0 {
-				vals := make([]jen.Code, len(s.Enum))
-				for i, v := range s.Enum {
-					vals[i] = jen.Id(enumLit(v))
-				}
-				d["enumFloat"] = jen.Index().Float64().Values(vals...)
+				v[dEnumFloat] = enumList("[]float64", s.Enum)
 			}
 		case model.Boolean:
-			kind = "kBool"
+			v[dKind] = "kBool"
 		case model.Money:
-			kind = "kMoney"
+			v[dKind] = "kMoney"
 		case model.Timestamp:
-			kind = "kTimestamp"
+			v[dKind] = "kTimestamp"
 		case model.UUID:
-			kind = "kUUID"
+			v[dKind] = "kUUID"
 		case model.Object:
-			kind = "kObject"
+			v[dKind] = "kObject"
 			if !s.AdditionalProperties {
 				flags = append(flags, "fClosed")
 			}
-			if len(s.Properties) > 0 {
-				fields := make([]jen.Code, len(s.Properties))
-				for i, p := range s.Properties {
-					fd := []jen.Code{jen.Id("key").Op(":").Lit(p.Name)}
-					if p.Required {
-						fd = append(fd, jen.Id("required").Op(":").True())
-					}
-					fields[i] = jen.Values(append(fd, jen.Id("typ").Op(":").Add(g.desc(p.Schema, false)))...)
-				}
-				d["fields"] = jen.Index().Id("fieldDesc").ValuesFunc(func(gr *jen.Group) {
-					for _, f := range fields {
-						gr.Line().Add(f)
-					}
-					gr.Line()
-				})
-			}
+			fields = s.Properties
 		case model.Array:
-			kind = "kArray"
+			v[dKind] = "kArray"
 			if s.MinItems != nil {
 				flags = append(flags, "fMin")
-				d["lo"] = jen.Lit(int(*s.MinItems))
+				v[dLo] = strconv.FormatInt(*s.MinItems, 10)
 			}
 			if s.MaxItems != nil {
 				flags = append(flags, "fMax")
-				d["hi"] = jen.Lit(int(*s.MaxItems))
+				v[dHi] = strconv.FormatInt(*s.MaxItems, 10)
 			}
 			if s.UniqueItems {
 				flags = append(flags, "fUnique")
 			}
-			d["elem"] = g.elemDesc(s.Items)
+			v[dElem] = string(g.elemDesc(nil, s.Items, indent))
 		case model.Map:
-			kind = "kMap"
-			d["elem"] = g.elemDesc(s.Values)
+			v[dKind] = "kMap"
+			v[dElem] = string(g.elemDesc(nil, s.Values, indent))
 		default:
 			g.failf("schema kind %q has no descriptor", s.Kind)
 		}
 	}
-	d["kind"] = jen.Id(kind)
-	if len(flags) > 0 {
-		fl := jen.Id(flags[0])
-		for _, f := range flags[1:] {
-			fl = fl.Op("|").Id(f)
+	v[dFlags] = strings.Join(flags, " | ")
+	b = append(b, "typeDesc{"...)
+	first := true
+	for i, val := range v {
+		if val == "" && (i != dFields || len(fields) == 0) {
+			continue
 		}
-		d["flags"] = fl
-	}
-	var items []jen.Code
-	for _, k := range []string{"kind", "flags", "lo", "hi", "flo", "fhi", "format", "pattern", "enum", "enumInt", "enumFloat", "ref", "elem", "fields"} {
-		if v, ok := d[k]; ok {
-			items = append(items, jen.Id(k).Op(":").Add(v))
+		if !first {
+			b = append(b, ", "...)
 		}
+		first = false
+		b = append(b, descKeys[i]...)
+		b = append(b, ": "...)
+		if i != dFields {
+			b = append(b, val...)
+			continue
+		}
+		b = append(b, "[]fieldDesc{"...)
+		for _, p := range fields {
+			b = append(b, '\n')
+			b = appendTabs(b, indent+1)
+			b = append(b, "{key: "...)
+			b = strconv.AppendQuote(b, p.Name)
+			if p.Required {
+				b = append(b, ", required: true"...)
+			}
+			b = append(b, ", typ: "...)
+			b = g.descText(b, p.Schema, false, indent+1)
+			b = append(b, "},"...)
+		}
+		b = append(b, '\n')
+		b = appendTabs(b, indent)
+		b = append(b, '}')
 	}
-	return jen.Id("typeDesc").Values(items...)
+	return append(b, '}')
 }
 
-// elemDesc is the *typeDesc of array items or map values.
-func (g *gen) elemDesc(s *model.Schema) *jen.Statement {
-	if name := g.names.Inline[s]; name != "" && s.Kind != model.Ref && !nullable(s) {
-		return jen.Op("&").Id(descVar(name))
+// appendTabs appends n tabs to b.
+func appendTabs(b []byte, n int) []byte {
+	for range n {
+		b = append(b, '\t')
 	}
-	return jen.Op("&").Add(g.desc(s, false))
+	return b
+}
+
+// enumList is the composite literal `typ{v1, v2}` of enum values.
+func enumList(typ string, vals []any) string {
+	var b strings.Builder
+	b.WriteString(typ)
+	b.WriteByte('{')
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(enumLit(v))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// elemDesc appends the *typeDesc of array items or map values to b.
+func (g *gen) elemDesc(b []byte, s *model.Schema, indent int) []byte {
+	if name := g.names.Inline[s]; name != "" && s.Kind != model.Ref && !nullable(s) {
+		return append(append(b, '&'), descVar(name)...)
+	}
+	return g.descText(append(b, '&'), s, false, indent)
 }
 
 // floatBounds folds the number bounds of s into one lower and one upper bound (the

@@ -130,20 +130,24 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	jobs <- renderJob{idx: 0, run: func() ([]byte, error) { return runtimeSource(opts.Package) }}
 
 	tf := newFile(opts.Package)
+	g.tables = nil
 	g.typesFile(tf)
 	files[1].Name = typesFile
-	jobs <- renderJob{idx: 1, run: func() ([]byte, error) { return render(tf, typesFile) }}
+	tTables := g.tables
+	jobs <- renderJob{idx: 1, run: func() ([]byte, error) { return render(tf, typesFile, tTables) }}
 
 	for i, c := range ctxs {
 		name := ctxFiles[i]
 		msgs := byCtx[c]
 		sort.Slice(msgs, func(i, j int) bool { return msgs[i].URN < msgs[j].URN })
 		f := newFile(opts.Package)
+		g.tables = nil
 		for _, m := range msgs {
 			g.message(f, m)
 		}
 		files[2+i].Name = name
-		jobs <- renderJob{idx: 2 + i, run: func() ([]byte, error) { return render(f, name) }}
+		tables := g.tables
+		jobs <- renderJob{idx: 2 + i, run: func() ([]byte, error) { return render(f, name, tables) }}
 	}
 	close(jobs)
 	wg.Wait()
@@ -173,9 +177,10 @@ func newFile(pkg string) *jen.File {
 	return f
 }
 
-// render renders f (jen runs go/format on it). It runs on a worker goroutine:
-// rendering bugs surface as panics inside jen, which become errors here.
-func render(f *jen.File, name string) (out []byte, err error) {
+// render renders f (jen runs go/format on it) and appends tables, the file's
+// descriptor declarations, already in gofmt's form (descDecl). It runs on a worker
+// goroutine: rendering bugs surface as panics inside jen, which become errors here.
+func render(f *jen.File, name string, tables []byte) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("golang: %v", r)
@@ -188,7 +193,7 @@ func render(f *jen.File, name string) (out []byte, err error) {
 	if err := f.Render(&w); err != nil {
 		return nil, fmt.Errorf("golang: rendering %s: %w", name, err)
 	}
-	return w.b, nil
+	return append(w.b, tables...), nil
 }
 
 // sliceWriter keeps what is written to it, without copying the first write.

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"os"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/synth"
 	"github.com/babelqueue/bqgen/registry"
 )
 
@@ -117,6 +120,43 @@ func TestDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOutputIsGofmtStable holds every emitted file to format.Source(out) == out: the
+// descriptor tables are written as text (descText), not through go/format, so this
+// is what keeps them in gofmt's form. It covers the test model, the example registry
+// and a synthetic registry that uses every registry type (internal/synth); the
+// property test (internal/property) checks the same on random registries.
+func TestOutputIsGofmtStable(t *testing.T) {
+	t.Parallel()
+	syn, diags, err := registry.LoadFiles(context.Background(), synth.Files(synth.Options{Messages: 60}))
+	if err != nil || syn == nil || diags.HasErrors() {
+		t.Fatalf("synthetic registry does not load (err %v): %v", err, diags)
+	}
+	regs := map[string]*model.Registry{"model": testRegistry(), "examples": loadExamples(t), "synth": syn}
+	for name, reg := range regs {
+		for _, f := range emit(t, reg, "events") {
+			formatted, err := format.Source(f.Content)
+			if err != nil {
+				t.Errorf("%s/%s: %v", name, f.Name, err)
+				continue
+			}
+			if !bytes.Equal(formatted, f.Content) {
+				t.Errorf("%s/%s is not gofmt-stable:\n%s", name, f.Name, firstDiff(f.Content, formatted))
+			}
+		}
+	}
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got  %q\n gofmt %q", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, gofmt gives %d", len(g), len(w))
 }
 
 // TestFilesShape checks every file: sorted names, the header, gofmt'd (parses),

@@ -26,7 +26,10 @@ type gen struct {
 	// pii says, per named type, whether its values can hold an x-gdpr-sensitive
 	// value (see holdsPII in log.go).
 	pii map[*model.NamedType]bool
-	err error
+	// tables collects the descriptor declarations of the file being built, as text
+	// (descDecl); Emit appends them to the file's rendered code.
+	tables []byte
+	err    error
 }
 
 func newGen(reg *model.Registry, names *gonames.Names) *gen {
@@ -111,13 +114,19 @@ func (g *gen) typesFile(f *jen.File) {
 	}
 
 	if len(g.reg.Types) > 0 {
-		descs := make([]jen.Code, len(g.reg.Types))
-		for i, t := range g.reg.Types {
-			descs[i] = jen.Line().Comment(strconv.Itoa(i) + ": " + g.names.Types[t]).Line().Add(g.desc(t.Schema, true))
-		}
-		f.Comment("namedTypeDescs describe the registry's named types (see namedTypes).")
-		f.Var().Id("namedTypeDescs").Op("=").Index(jen.Op("...")).Id("typeDesc").Values(append(descs, jen.Line())...)
+		f.Comment("init hands the named types' descriptors to the runtime.")
 		f.Func().Id("init").Params().Block(jen.Id("namedTypes").Op("=").Id("namedTypeDescs").Index(jen.Empty(), jen.Empty()))
+		b := append(g.tables, "\n// namedTypeDescs describe the registry's named types (see namedTypes).\nvar namedTypeDescs = [...]typeDesc{"...)
+		for i, t := range g.reg.Types {
+			b = append(b, "\n\t// "...)
+			b = strconv.AppendInt(b, int64(i), 10)
+			b = append(b, ": "...)
+			b = append(b, g.names.Types[t]...)
+			b = append(b, "\n\t"...)
+			b = g.descText(b, t.Schema, true, 1)
+			b = append(b, ',')
+		}
+		g.tables = append(b, "\n}\n"...)
 	}
 
 	for _, t := range g.reg.Types {
@@ -163,8 +172,7 @@ func (g *gen) innerTypes(f *jen.File, s *model.Schema, owner string) {
 		g.declared[name] = true
 		doc := []string{fmt.Sprintf("%s is the value at %s of %s.", name, p, owner)}
 		doc = append(doc, para(sub.Description)...)
-		f.Comment(descVar(name) + " describes " + name + " to the runtime's table-driven codec.")
-		f.Var().Id(descVar(name)).Op("=").Add(g.desc(sub, true))
+		g.tables = g.descDecl(g.tables, descVar(name)+" describes "+name+" to the runtime's table-driven codec.", descVar(name), sub)
 		desc := jen.Op("&").Id(descVar(name))
 		if sub.Kind == model.Object {
 			g.structType(f, name, sub, nil, doc, desc, false)
@@ -198,8 +206,7 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 	}
 	doc = append(doc, "", strings.Join(facts, " "))
 	doc = append(doc, dep...)
-	f.Comment(descVar(name) + " describes " + name + " to the runtime's table-driven codec.")
-	f.Var().Id(descVar(name)).Op("=").Add(g.desc(m.Data, true))
+	g.tables = g.descDecl(g.tables, descVar(name)+" describes "+name+" to the runtime's table-driven codec.", descVar(name), m.Data)
 	desc := jen.Op("&").Id(descVar(name))
 	g.structType(f, name, m.Data, m, doc, desc, true)
 

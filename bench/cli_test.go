@@ -1,0 +1,128 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/babelqueue/bqgen/internal/synth"
+)
+
+// sizes are the registry sizes of issue 6 (URNs before the .v2s: N/10 more messages).
+var sizes = []int{100, 1000, 10000}
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// bqgen builds cmd/bqgen once per test process and returns the binary's path.
+func bqgen(b *testing.B) string {
+	b.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "bqgen-bench-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "bqgen")
+		out, err := exec.Command("go", "build", "-o", binary, "github.com/babelqueue/bqgen/cmd/bqgen").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		b.Fatal(buildErr)
+	}
+	return binary
+}
+
+// writeRegistry writes the synthetic registry of n URNs (evolved: its next version)
+// under dir, one file per bounded context, and returns the directory.
+func writeRegistry(b *testing.B, dir string, n int, evolved bool) string {
+	b.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for name, data := range synth.Files(synth.Options{Messages: n, Evolve: evolved}) {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// run runs bqgen with args and returns its CPU time (user+system) and peak RSS. An
+// exit code other than wantExit fails the benchmark.
+func run(b *testing.B, wantExit int, args ...string) (cpu time.Duration, peakKiB int64) {
+	b.Helper()
+	cmd := exec.Command(bqgen(b), args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			b.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	if code != wantExit {
+		b.Fatalf("bqgen %s: exit %d, want %d\n%s", strings.Join(args, " "), code, wantExit, stderr.String())
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return cpu, ru.Maxrss
+}
+
+// BenchmarkCLI times bqgen end to end, as a separate process on registries on disk:
+// generate (a fresh output directory each time), jsonschema, check, and diff of the
+// evolved registry against the original (exit 1: it has breaking changes). Besides
+// sec/op (wall) it reports cpu-sec/op (user+system) and peak-MiB (the largest peak
+// RSS of the runs). Issue 6's targets, on 2 cores: generate 1,000 URNs ≤ 1 s and
+// 10,000 ≤ 10 s in ≤ 1 GiB; check and diff on 10,000 ≤ 2 s.
+func BenchmarkCLI(b *testing.B) {
+	bqgen(b) // build first, untimed
+	root := b.TempDir()
+	for _, n := range sizes {
+		reg := writeRegistry(b, filepath.Join(root, fmt.Sprint(n), "old"), n, false)
+		next := writeRegistry(b, filepath.Join(root, fmt.Sprint(n), "new"), n, true)
+		out := filepath.Join(root, fmt.Sprint(n), "out")
+		cases := []struct {
+			name string
+			exit int
+			args []string
+		}{
+			{"generate", 0, []string{"generate", "-r", reg, "-o", out}},
+			{"jsonschema", 0, []string{"jsonschema", "-r", reg, "-o", out}},
+			{"check", 0, []string{"check", "-r", reg}},
+			{"diff", 1, []string{"diff", "-r", next, "--against", reg}},
+		}
+		for _, c := range cases {
+			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
+				var cpu time.Duration
+				var peak int64
+				for b.Loop() {
+					b.StopTimer()
+					if err := os.RemoveAll(out); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					t, rss := run(b, c.exit, c.args...)
+					cpu += t
+					peak = max(peak, rss)
+				}
+				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-sec/op")
+				b.ReportMetric(float64(peak)/1024, "peak-MiB")
+			})
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package registry
+
+import (
+	"crypto/sha256"
+	"sync"
+)
+
+// Cache hands the parsed trees of registry files from one Load to the next, by
+// content: a Load given a Cache (WithCache) leaves in it the tree of every file that
+// parsed and passed the format check with no diagnostic, and a later Load given the
+// same Cache takes the tree of any file with the same bytes, whatever the file is
+// called, instead of parsing and checking it again. Each tree is handed out once (it
+// is the taker's, and it is freed with the taker's load). `bqgen diff` loads the new
+// registry, then the old one, with one Cache: in a pull request most files are
+// unchanged, and parsing and the format check are most of a load's time. A Cache
+// holds the trees (about ten times the size of the YAML) until they are taken or it
+// is dropped. It is safe for concurrent use.
+type Cache struct {
+	files sync.Map // [sha256.Size]byte of the content → *tnode
+}
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache { return &Cache{} }
+
+// Option configures Load and LoadFiles.
+type Option func(*options)
+
+type options struct {
+	cache *Cache
+}
+
+// WithCache makes Load and LoadFiles take parsed files from c and leave theirs in it.
+func WithCache(c *Cache) Option { return func(o *options) { o.cache = c } }
+
+// take removes from c and returns the tree of a file with data's content, its
+// positions moved to the file called name, or nil when c holds no such file.
+func (c *Cache) take(name string, data []byte) *tnode {
+	if c == nil {
+		return nil
+	}
+	v, ok := c.files.LoadAndDelete(sha256.Sum256(data))
+	if !ok {
+		return nil
+	}
+	root := v.(*tnode)
+	root.relabel(name)
+	return root
+}
+
+// put leaves root, the clean tree of a file with data's content, in c. The caller
+// must be done with root: the next taker changes it.
+func (c *Cache) put(data []byte, root *tnode) {
+	if c != nil {
+		c.files.Store(sha256.Sum256(data), root)
+	}
+}
+
+// relabel moves every position of the tree at n to the file called name and clears
+// the marks a load leaves on a tree (textChecked, the toJSON memo). A subtree shared
+// through a YAML alias is visited once per use; the expansion budget bounds that.
+func (n *tnode) relabel(name string) {
+	n.pos.File = name
+	n.textChecked = false
+	n.json = nil
+	for _, it := range n.items {
+		it.relabel(name)
+	}
+	for i := range n.entries {
+		n.entries[i].keyPos.File = name
+		n.entries[i].val.relabel(name)
+	}
+}
