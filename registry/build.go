@@ -101,6 +101,7 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		root   *tnode
 		pd, fd Diagnostics
 		err    error
+		taken  bool // root came from o.cache: it is not put back
 		done   chan struct{}
 	}
 	results := make([]result, len(srcs))
@@ -135,6 +136,7 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 				r := &results[i]
 				if !srcs[i].skip && ctx.Err() == nil {
 					r.root = o.cache.take(srcs[i].name, srcs[i].data)
+					r.taken = r.root != nil
 					if r.root == nil {
 						r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
 						if r.root != nil {
@@ -182,7 +184,7 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		l.reg.Files = append(l.reg.Files, s.name)
 		l.file(s.name, r.root)
 		checkText(l, r.root)
-		if len(r.pd) == 0 && len(r.fd) == 0 {
+		if !r.taken && len(r.pd) == 0 && len(r.fd) == 0 {
 			o.cache.put(s.data, r.root)
 		}
 		r.root = nil
@@ -203,7 +205,11 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 	// Go-name planning reads only what link, cycles and checkRules do not write
 	// (names, kinds, properties, enums), so it runs beside them.
 	colls := make(chan []gonames.Collision, 1)
-	go func() { colls <- l.planGoNames() }()
+	if o.skipGoNames {
+		colls <- nil
+	} else {
+		go func() { colls <- l.planGoNames() }()
+	}
 	l.link()
 	l.cycles()
 	checkRules(l)

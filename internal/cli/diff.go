@@ -60,7 +60,8 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	if newReg == nil {
 		return code
 	}
-	oldReg, diags, err := diff.LoadAgainst(e.ctx, against, regPath, registry.WithCache(cache))
+	// Go names play no part in the comparison: the old registry's are not planned.
+	oldReg, diags, err := diff.LoadAgainst(e.ctx, against, regPath, registry.WithCache(cache), registry.WithoutGoNames())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
 		return ExitError

@@ -194,6 +194,9 @@ type owner struct {
 }
 
 type planner struct {
+	// fieldNames memoizes FieldName: registries repeat their JSON keys (id,
+	// created_at, …) across thousands of objects.
+	fieldNames map[string]string
 	n     *Names
 	pkg   map[string]owner
 	colls []Collision
@@ -213,7 +216,8 @@ func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
 			EnumConsts: map[*model.Schema][]string{},
 			Patterns:   map[string]string{},
 		},
-		pkg: map[string]owner{},
+		pkg:        map[string]owner{},
+		fieldNames: map[string]string{},
 	}
 	for _, id := range RuntimeIdentifiers {
 		p.pkg[id] = owner{what: "the generated runtime's " + id}
@@ -328,38 +332,60 @@ func (p *planner) schema(s *model.Schema, typeName, what string, isDecl bool) {
 			p.claim(typeName, "object "+what, s.Pos, "set `go: {name: …}` on the field, or move the object to `types:`")
 		}
 		p.n.Inline[s] = typeName
-		fields := map[string]owner{}
+		// The struct's own names: the generated methods, then the fields in order
+		// (index into s.Properties, or -1 for a method). Descriptions ("field … of
+		// …") are built only for a collision or a type declared below the field.
+		fields := make(map[string]int, len(StructMethods)+len(s.Properties))
 		for _, m := range StructMethods {
-			fields[m] = owner{what: "the generated method " + m}
+			fields[m] = -1
 		}
-		for _, prop := range s.Properties {
-			fname := FieldName(prop.Name)
+		fieldWhat := func(prop *model.Property) string { return "field " + quote(prop.Name) + " of " + what }
+		for i, prop := range s.Properties {
+			fname, ok := p.fieldNames[prop.Name]
+			if !ok {
+				fname = FieldName(prop.Name)
+				p.fieldNames[prop.Name] = fname
+			}
 			if prop.Schema != nil && prop.Schema.GoName != "" {
 				fname = prop.Schema.GoName
 			}
-			fwhat := "field " + quote(prop.Name) + " of " + what
 			switch prev, ok := fields[fname]; {
 			case fname == "":
-				p.colls = append(p.colls, Collision{What: fwhat, Pos: prop.Pos, Hint: "no Go identifier can be derived from this key; set `go: {name: …}` on it"})
+				p.colls = append(p.colls, Collision{What: fieldWhat(prop), Pos: prop.Pos, Hint: "no Go identifier can be derived from this key; set `go: {name: …}` on it"})
 			case !IsExported(fname):
-				p.colls = append(p.colls, Collision{Name: fname, What: fwhat, Pos: prop.Pos, Hint: "`go.name` must be an exported Go identifier"})
+				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, Hint: "`go.name` must be an exported Go identifier"})
+			case ok && prev < 0:
+				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, OtherWhat: "the generated method " + fname, Hint: "set `go: {name: …}` on one of the fields"})
 			case ok:
-				p.colls = append(p.colls, Collision{Name: fname, What: fwhat, Pos: prop.Pos, Other: prev.pos, OtherWhat: prev.what, Hint: "set `go: {name: …}` on one of the fields"})
+				other := s.Properties[prev]
+				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, Other: other.Pos, OtherWhat: fieldWhat(other), Hint: "set `go: {name: …}` on one of the fields"})
 			default:
-				fields[fname] = owner{what: fwhat, pos: prop.Pos}
+				fields[fname] = i
 			}
 			p.n.Fields[prop] = fname
+			if !declares(prop.Schema) {
+				continue
+			}
 			child := typeName + fname
 			if prop.Schema != nil && prop.Schema.GoName != "" {
 				child = typeName + prop.Schema.GoName
 			}
-			p.schema(prop.Schema, child, fwhat, false)
+			p.schema(prop.Schema, child, fieldWhat(prop), false)
 		}
 	case model.Array:
 		p.schema(s.Items, typeName+"Item", "items of "+what, false)
 	case model.Map:
 		p.schema(s.Values, typeName+"Value", "values of "+what, false)
 	}
+}
+
+// declares reports whether planner.schema has anything to name at or below s: an
+// enum, an object, or an array or map (whose items or values may be one).
+func declares(s *model.Schema) bool {
+	if s == nil || s.Kind == model.Ref {
+		return false
+	}
+	return len(s.Enum) > 0 || s.Kind == model.Object || s.Kind == model.Array || s.Kind == model.Map
 }
 
 // enum names the constants of an enum type.

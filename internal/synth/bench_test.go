@@ -80,7 +80,8 @@ func BenchmarkGenerateJSONSchema(b *testing.B) {
 }
 
 // BenchmarkDiff is `bqgen diff` in process: the evolved registry (Options.Evolve) and
-// the original loaded with one registry.Cache, as the command does, then
+// the original loaded with one registry.Cache (the original without Go-name
+// planning), as the command does, then
 // diff.Compare under BACKWARD.
 func BenchmarkDiff(b *testing.B) {
 	for _, n := range sizes {
@@ -93,7 +94,7 @@ func BenchmarkDiff(b *testing.B) {
 				if err != nil || newReg == nil || diags.HasErrors() {
 					b.Fatalf("evolved registry does not load: %v %v", err, diags)
 				}
-				oldReg, diags, err := registry.LoadFiles(context.Background(), old, registry.WithCache(cache))
+				oldReg, diags, err := registry.LoadFiles(context.Background(), old, registry.WithCache(cache), registry.WithoutGoNames())
 				if err != nil || oldReg == nil || diags.HasErrors() {
 					b.Fatalf("registry does not load: %v %v", err, diags)
 				}
