@@ -204,26 +204,38 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 	sort.Slice(l.reg.Messages, func(i, j int) bool { return l.reg.Messages[i].URN < l.reg.Messages[j].URN })
 	// Go-name planning reads only what link, cycles and checkRules do not write
 	// (names, kinds, properties, enums), so it runs beside them.
-	colls := make(chan []gonames.Collision, 1)
+	type plan struct {
+		names *gonames.Names
+		colls []gonames.Collision
+	}
+	planned := make(chan plan, 1)
 	if o.skipGoNames {
-		colls <- nil
+		planned <- plan{}
 	} else {
-		go func() { colls <- l.planGoNames() }()
+		go func() {
+			names, colls := l.planGoNames()
+			planned <- plan{names, colls}
+		}()
 	}
 	l.link()
 	l.cycles()
 	checkRules(l)
-	l.reportGoNames(<-colls)
+	p := <-planned
+	l.reportGoNames(p.colls)
 	ds = l.finish()
 	if ds.HasErrors() {
 		return nil, tidy(ds), nil
 	}
+	if o.goNames != nil && len(p.colls) == 0 {
+		*o.goNames = p.names
+	}
 	return l.reg, tidy(ds), nil
 }
 
-// planGoNames finds Go identifier collisions (BQ030). Messages whose URN is not
-// valid (BQ010–BQ012) are left out: their Go names mean nothing.
-func (l *loader) planGoNames() []gonames.Collision {
+// planGoNames plans the Go names and finds their collisions (BQ030). Messages whose
+// URN is not valid (BQ010–BQ012) are left out: their Go names mean nothing. The
+// names are those of the whole registry when every URN is valid, else nil.
+func (l *loader) planGoNames() (*gonames.Names, []gonames.Collision) {
 	reg := *l.reg
 	reg.Messages = nil
 	for _, m := range l.reg.Messages {
@@ -231,8 +243,11 @@ func (l *loader) planGoNames() []gonames.Collision {
 			reg.Messages = append(reg.Messages, m)
 		}
 	}
-	_, colls := gonames.Plan(&reg, l.reg.GoPackage)
-	return colls
+	names, colls := gonames.Plan(&reg, l.reg.GoPackage)
+	if len(reg.Messages) != len(l.reg.Messages) {
+		names = nil
+	}
+	return names, colls
 }
 
 // reportGoNames reports the collisions planGoNames found.

@@ -3,6 +3,8 @@ package registry
 import (
 	"crypto/sha256"
 	"sync"
+
+	"github.com/babelqueue/bqgen/internal/gonames"
 )
 
 // Cache hands the parsed trees of registry files from one Load to the next, by
@@ -29,6 +31,7 @@ type Option func(*options)
 type options struct {
 	cache       *Cache
 	skipGoNames bool
+	goNames     **gonames.Names
 }
 
 // WithCache makes Load and LoadFiles take parsed files from c and leave theirs in it.
@@ -39,6 +42,13 @@ func WithCache(c *Cache) Option { return func(o *options) { o.cache = c } }
 // another (`bqgen diff --against`), where Go names play no part. At 10,000 URNs the
 // planning is ~0.35 s of CPU on the load's critical path.
 func WithoutGoNames() Option { return func(o *options) { o.skipGoNames = true } }
+
+// WithGoNames makes Load and LoadFiles store in *dst the Go names they planned for
+// rule BQ030 when the registry loads without errors and they collide nowhere (else
+// nil): what
+// gonames.Plan(reg, reg.GoPackage) returns for the loaded registry, without planning
+// twice (`bqgen generate` sets the package name it settles on in dst.Package).
+func WithGoNames(dst **gonames.Names) Option { return func(o *options) { o.goNames = dst } }
 
 // take removes from c and returns the tree of a file with data's content, its
 // positions moved to the file called name, or nil when c holds no such file.

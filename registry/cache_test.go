@@ -3,9 +3,11 @@ package registry
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -139,5 +141,23 @@ messages:
 	}
 	if got := fmt.Sprint(without); strings.Contains(got, "BQ030") || !strings.Contains(got, "warning BQ031") || reg == nil {
 		t.Errorf("WithoutGoNames: %s (registry %v); want BQ031 only", got, reg != nil)
+	}
+}
+
+// TestWithGoNames checks that the names the load planned are gonames.Plan's.
+func TestWithGoNames(t *testing.T) {
+	t.Parallel()
+	var names *gonames.Names
+	reg, diags, err := LoadFiles(context.Background(), cacheFiles("", "", false), WithGoNames(&names))
+	if err != nil || reg == nil || names == nil {
+		t.Fatalf("err %v, diagnostics %v, names %v", err, diags, names)
+	}
+	want, _ := gonames.Plan(reg, reg.GoPackage)
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("planned names %+v, want %+v", names, want)
+	}
+	var none *gonames.Names
+	if _, _, err := LoadFiles(context.Background(), cacheFiles("", "", true), WithGoNames(&none)); err != nil || none != nil {
+		t.Errorf("registry with errors: names %v (err %v), want nil", none, err)
 	}
 }

@@ -64,11 +64,12 @@ func needArgs(e env, cmd string, args []string, required map[string]string) (int
 }
 
 func runGenerate(e env, regPath, out, pkgFlag string, check bool) int {
-	reg, code := load(e, regPath, "text")
+	var names *gonames.Names // planned by the load for BQ030, reused
+	reg, code := load(e, regPath, "text", registry.WithGoNames(&names))
 	if reg == nil {
 		return code
 	}
-	files, err := GenerateGo(reg, out, pkgFlag)
+	files, err := GenerateGo(reg, names, out, pkgFlag)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
 		return ExitError
@@ -79,8 +80,9 @@ func runGenerate(e env, regPath, out, pkgFlag string, check bool) int {
 // GenerateGo emits the Go package for reg. The package name is pkgFlag, else the
 // registry's go.package, else the base name of out. It returns an error when that name
 // is not a valid Go package name or when the registry has Go-name collisions (which
-// registry.Load already reports as BQ030).
-func GenerateGo(reg *model.Registry, out, pkgFlag string) ([]outdir.File, error) {
+// registry.Load already reports as BQ030). names are the Go names of reg
+// (registry.WithGoNames), or nil to plan them here.
+func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag string) ([]outdir.File, error) {
 	pkg := pkgFlag
 	if pkg == "" {
 		pkg = reg.GoPackage
@@ -95,9 +97,16 @@ func GenerateGo(reg *model.Registry, out, pkgFlag string) ([]outdir.File, error)
 	if !gonames.ValidPackage(pkg) {
 		return nil, fmt.Errorf("%q is not a valid Go package name; pass --package NAME or set go.package in the registry", pkg)
 	}
-	names, colls := gonames.Plan(reg, pkg)
-	if len(colls) > 0 {
-		return nil, fmt.Errorf("%s: Go name %q collides; run bqgen check", colls[0].Pos, colls[0].Name)
+	if names == nil {
+		var colls []gonames.Collision
+		names, colls = gonames.Plan(reg, pkg)
+		if len(colls) > 0 {
+			return nil, fmt.Errorf("%s: Go name %q collides; run bqgen check", colls[0].Pos, colls[0].Name)
+		}
+	} else {
+		n := *names
+		n.Package = pkg
+		names = &n
 	}
 	gofiles, err := golang.Emit(reg, names, golang.Options{Package: pkg})
 	if err != nil {
