@@ -8,6 +8,7 @@ package events
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -271,9 +273,7 @@ func encodeMessage(msg any, t *typeDesc) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var d decoder
-	validateValue(&d, t, data)
-	if err := d.errs.errOrNil(); err != nil {
+	if err := validateWith(t, data); err != nil {
 		return nil, err
 	}
 	urn, traceID, attempts, dl := *m.urn, *m.traceID, *m.attempts, *m.deadLetter
@@ -340,14 +340,47 @@ func appendOptString(b []byte, s *string) []byte {
 
 // ---- decoding the envelope ----
 
-// envelope is a parsed and checked envelope whose data is not yet decoded.
+// envelope is a parsed and checked envelope whose data is not yet decoded (the
+// data value starts at byte p.dataAt of p.src), or, for Router.Dispatch's one-pass
+// path, a body not parsed yet (lazy); fill then decodes data with the descriptor
+// of the handler's message type (see "the consume path without a tree" in
+// stream.go).
 type envelope struct {
 	urn        string
 	traceID    string
-	data       *jsonValue
+	data       *jsonValue // only its kind
 	meta       Meta
 	attempts   int
 	deadLetter *DeadLetter
+	p          parser
+
+	// lazy: body is parsed by fill, data decoded in the same pass.
+	lazy bool
+	body []byte
+	// fatal is the error fill found in the body itself (syntax, envelope rule):
+	// Dispatch returns it as it is, not as a handler error.
+	fatal error
+
+	sink dataSink
+	// Inline buffers for the parser and the decoder, so that one (pooled) object
+	// holds a typical envelope: its shallow tree, the key stack, the data path.
+	nodeBuf   [10]jsonValue
+	memberBuf [12]jsonMember
+	stackBuf  [16]jsonMember
+	pathBuf   [16]pathElem
+}
+
+// envelopes recycles Router.Dispatch's envelopes: nothing refers to one once the
+// handler has returned (the message holds copies, and strings of the body copy).
+var envelopes = sync.Pool{New: func() any { return new(envelope) }}
+
+// getEnvelope returns an empty envelope from the pool.
+func getEnvelope() *envelope { return envelopes.Get().(*envelope) }
+
+// release empties env and returns it to the pool.
+func (env *envelope) release() {
+	*env = envelope{}
+	envelopes.Put(env)
 }
 
 func member(obj []jsonMember, key string) *jsonValue {
@@ -393,55 +426,62 @@ func envString(v *jsonValue, what string) (string, error) {
 	return v.str, nil
 }
 
-// decodeEnvelope parses body and checks the envelope rules (CONTRACT §1, §2,
-// §5, §6); unknown keys are tolerated at every level.
-func decodeEnvelope(body []byte) (*envelope, error) {
-	root, err := parseJSON(body)
+// decode parses body into env and checks the envelope rules (CONTRACT §1, §2,
+// §5, §6); unknown keys are tolerated at every level. A syntax error anywhere in
+// the body, data included, comes first; data is decoded only into env.p.sink, if
+// set.
+func (env *envelope) decode(body []byte) error {
+	root, err := env.parse(body)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	return env.check(root)
+}
+
+// check applies the envelope rules to the shallow tree root of a parsed body.
+func (env *envelope) check(root *jsonValue) error {
+	var err error
 	if root.kind != jsonObject {
-		return nil, malformed("body must be a JSON object, got %s", root.kind)
+		return malformed("body must be a JSON object, got %s", root.kind)
 	}
-	env := &envelope{}
 
 	// meta and schema_version first: an unsupported version is not parsed
 	// any further (CONTRACT §6).
 	mv := member(root.obj, "meta")
 	if mv == nil {
-		return nil, malformed("missing meta")
+		return malformed("missing meta")
 	}
 	if mv.kind != jsonObject {
-		return nil, malformed("meta must be an object, got %s", mv.kind)
+		return malformed("meta must be an object, got %s", mv.kind)
 	}
 	sv := member(mv.obj, "schema_version")
 	if sv == nil {
-		return nil, malformed("missing meta.schema_version")
+		return malformed("missing meta.schema_version")
 	}
 	if sv.kind != jsonNumber {
-		return nil, malformed("meta.schema_version must be an integer, got %s", sv.kind)
+		return malformed("meta.schema_version must be an integer, got %s", sv.kind)
 	}
 	switch n, verdict := exactInt64(sv.str); {
 	case verdict == intNotInteger:
-		return nil, malformed("meta.schema_version must be an integer, got %s", abbreviate(sv.str))
+		return malformed("meta.schema_version must be an integer, got %s", abbreviate(sv.str))
 	case verdict == intOutOfRange || n != 1:
-		return nil, fmt.Errorf("%w: %s (supported: 1)", ErrUnsupportedSchemaVersion, abbreviate(sv.str))
+		return fmt.Errorf("%w: %s (supported: 1)", ErrUnsupportedSchemaVersion, abbreviate(sv.str))
 	}
 	env.meta.SchemaVersion = 1
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"id", &env.meta.ID}, {"queue", &env.meta.Queue}, {"lang", &env.meta.Lang}} {
+	for _, f := range [...]struct {
+		key, what string
+		dst       *string
+	}{{"id", "meta.id", &env.meta.ID}, {"queue", "meta.queue", &env.meta.Queue}, {"lang", "meta.lang", &env.meta.Lang}} {
 		if v := member(mv.obj, f.key); v != nil {
-			if *f.dst, err = envString(v, "meta."+f.key); err != nil {
-				return nil, err
+			if *f.dst, err = envString(v, f.what); err != nil {
+				return err
 			}
 		}
 	}
 	if v := member(mv.obj, "created_at"); v != nil {
 		n, err := envInt(v, "meta.created_at")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		env.meta.CreatedAt = Timestamp(n)
 	}
@@ -454,46 +494,46 @@ func decodeEnvelope(body []byte) (*envelope, error) {
 		iv = member(root.obj, "urn")
 	}
 	if iv == nil {
-		return nil, malformed("no identity: neither job nor urn")
+		return malformed("no identity: neither job nor urn")
 	}
 	if env.urn, err = envString(iv, idKey); err != nil {
-		return nil, err
+		return err
 	}
 	if env.urn == "" {
-		return nil, malformed("%s is empty", idKey)
+		return malformed("%s is empty", idKey)
 	}
 
 	tv := member(root.obj, "trace_id")
 	if tv == nil {
-		return nil, malformed("missing trace_id")
+		return malformed("missing trace_id")
 	}
 	if env.traceID, err = envString(tv, "trace_id"); err != nil {
-		return nil, err
+		return err
 	}
 	if strings.TrimSpace(env.traceID) == "" {
-		return nil, malformed("blank trace_id")
+		return malformed("blank trace_id")
 	}
 
 	env.data = member(root.obj, "data")
 	if env.data == nil {
-		return nil, malformed("missing data")
+		return malformed("missing data")
 	}
 	if env.data.kind != jsonObject {
-		return nil, malformed("data must be an object, got %s", env.data.kind)
+		return malformed("data must be an object, got %s", env.data.kind)
 	}
 
 	if v := member(root.obj, "attempts"); v != nil {
 		if env.attempts, err = envCount(v, "attempts"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 
 	if v := member(root.obj, "dead_letter"); v != nil {
 		if env.deadLetter, err = decodeDeadLetter(v); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return env, nil
+	return nil
 }
 
 // decodeDeadLetter reads the dead_letter block (CONTRACT §5): reason,
@@ -548,11 +588,33 @@ func decodeDeadLetter(v *jsonValue) (*DeadLetter, error) {
 
 // fill stores the checked envelope in the *Message[T] msg and decodes and
 // validates its data (described by t); the error is a ValidationErrors
-// (ErrInvalidData).
+// (ErrInvalidData), or, recorded in env.fatal as well, ErrMalformedEnvelope or
+// ErrUnsupportedSchemaVersion when the body is not strict JSON or (lazy) breaks an
+// envelope rule.
 func (env *envelope) fill(msg any, t *typeDesc) error {
 	m := refsOf(msg)
+	if env.lazy {
+		env.sink = dataSink{t: t, v: m.data}
+		env.sink.d.path = env.pathBuf[:0]
+		env.p.sink = &env.sink
+		root, err := env.parse(env.body)
+		if err == nil {
+			err = env.check(root)
+		}
+		if err != nil {
+			env.fatal = err
+			return err
+		}
+	}
 	*m.urn, *m.traceID, *m.meta, *m.attempts, *m.deadLetter = env.urn, env.traceID, env.meta, env.attempts, env.deadLetter
-	return decodeTree(env.data, t, m.data)
+	if env.sink.done {
+		return env.sink.finish()
+	}
+	err := decodeStreamAt(&env.p, env.p.dataAt, 1, false, t, m.data)
+	if _, ok := err.(*syntaxError); ok {
+		env.fatal = err
+	}
+	return err
 }
 
 // decodeMessageInto decodes an envelope whose URN must be urn into the
@@ -560,8 +622,10 @@ func (env *envelope) fill(msg any, t *typeDesc) error {
 // ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN), or the data's
 // ValidationErrors (ErrInvalidData).
 func decodeMessageInto(body []byte, urn string, msg any, t *typeDesc) error {
-	env, err := decodeEnvelope(body)
-	if err != nil {
+	env := &envelope{}
+	env.sink = dataSink{t: t, v: refsOf(msg).data}
+	env.p.sink = &env.sink
+	if err := env.decode(body); err != nil {
 		return err
 	}
 	if env.urn != urn {
@@ -631,9 +695,7 @@ func newUUIDv4() string {
 // schema_version 1, created_at now in Unix ms, attempts 0.
 func initMessage(msg any, t *typeDesc, urn, defaultQueue string, opts []Option) error {
 	m := refsOf(msg)
-	var d decoder
-	validateValue(&d, t, m.data)
-	if err := d.errs.errOrNil(); err != nil {
+	if err := validateWith(t, m.data); err != nil {
 		return err
 	}
 	o := options{queue: defaultQueue}
@@ -768,8 +830,25 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 			return malformed("body of %d bytes is over the limit of %d bytes (WithMaxBodySize)", len(body), limit)
 		}
 	}
-	env, err := decodeEnvelope(body)
-	if err != nil {
+	// One pass when job comes first, as producers write it: the handler of that
+	// URN parses the body in fill, decoding data with its descriptor on the way.
+	// fill rejects the body exactly as envelope.decode would (env.fatal); a body
+	// that passes it has that job as its identity.
+	if urn, ok := leadingJob(body); ok {
+		r.mu.RLock()
+		h := r.handlers[string(urn)]
+		r.mu.RUnlock()
+		if h != nil {
+			env := getEnvelope()
+			env.lazy, env.body = true, body
+			err := env.dispatch(ctx, h)
+			env.release()
+			return err
+		}
+	}
+	env := getEnvelope()
+	defer env.release()
+	if err := env.decode(body); err != nil {
 		return err
 	}
 	r.mu.RLock()
@@ -778,10 +857,42 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 	if h == nil {
 		return fmt.Errorf("%w: no handler for %q", ErrUnknownURN, env.urn)
 	}
+	return env.dispatch(ctx, h)
+}
+
+// dispatch calls the handler h (which fills a message from env) and classifies its
+// error.
+func (env *envelope) dispatch(ctx context.Context, h func(context.Context, *envelope) error) error {
 	if err := h(ctx, env); err != nil {
-		return fmt.Errorf("%s: %w", env.urn, err)
+		if env.fatal != nil {
+			return env.fatal
+		}
+		urn := env.urn
+		if u, ok := leadingJob(env.body); ok && urn == "" { // h failed before fill
+			urn = string(u)
+		}
+		return fmt.Errorf("%s: %w", urn, err)
 	}
 	return nil
+}
+
+// leadingJob returns the text of the job string when body starts with {"job":"
+// and that string has no escape; the caller must still parse the body.
+func leadingJob(body []byte) ([]byte, bool) {
+	const prefix = `{"job":"`
+	if len(body) < len(prefix) || string(body[:len(prefix)]) != prefix {
+		return nil, false
+	}
+	rest := body[len(prefix):]
+	for i, c := range rest {
+		switch c {
+		case '"':
+			return rest[:i], true
+		case '\\':
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason
@@ -1094,7 +1205,9 @@ func formatHostname(s string) error {
 	if len(s) > 253 {
 		return errors.New("more than 253 characters long")
 	}
-	for _, label := range strings.Split(s, ".") {
+	for rest, more := s, true; more; {
+		var label string
+		label, rest, more = strings.Cut(rest, ".")
 		if len(label) < 1 || len(label) > 63 {
 			return errors.New("label must be 1 to 63 characters long")
 		}
@@ -1380,21 +1493,39 @@ func parseJSON(b []byte) (*jsonValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.skipSpace()
-	if p.i < len(p.b) {
-		return nil, p.errf("unexpected %s after the top-level value", p.describe())
+	if err := p.end(); err != nil {
+		return nil, err
 	}
 	return v, nil
+}
+
+// end checks that only whitespace follows the top-level value.
+func (p *parser) end() error {
+	p.skipSpace()
+	if p.i < len(p.b) {
+		return p.errf("unexpected %s after the top-level value", p.describe())
+	}
+	return nil
 }
 
 // parser reads b; src is the same bytes as one string, so that the strings
 // and numbers without escapes are substrings of it (no allocation). Nodes,
 // members and elements come from slabs, and are collected on shared stacks
 // before being copied into exact-size slices.
+//
+// In skip mode the parser checks exactly as strictly (same errors, same offsets)
+// but builds no tree: value returns a shared node that carries only the kind
+// (kindNode).
 type parser struct {
 	b   []byte
 	src string
 	i   int
+
+	skip bool // validate only (see above)
+	// dataAt is the offset of the envelope's data value (envelope.parse); -1: none.
+	// sink, if set, receives it (decoded in the same pass).
+	dataAt int
+	sink   *dataSink
 
 	nodes   []jsonValue
 	members []jsonMember
@@ -1402,6 +1533,20 @@ type parser struct {
 	mstack  []jsonMember
 	astack  []*jsonValue
 }
+
+// kindNodes are the shared, never modified, nodes a skip-mode parser returns: only
+// their kind is meaningful.
+var kindNodes = [...]jsonValue{
+	jsonNull:   {kind: jsonNull},
+	jsonBool:   {kind: jsonBool},
+	jsonNumber: {kind: jsonNumber},
+	jsonString: {kind: jsonString},
+	jsonArray:  {kind: jsonArray},
+	jsonObject: {kind: jsonObject},
+}
+
+// kindNode returns the shared node of kind k (skip mode).
+func kindNode(k jsonKind) *jsonValue { return &kindNodes[k] }
 
 // node returns a fresh node from the slab.
 func (p *parser) node(v jsonValue) *jsonValue {
@@ -1472,7 +1617,7 @@ func (p *parser) value(depth int) (*jsonValue, error) {
 	}
 	switch c := p.b[p.i]; {
 	case c == '{':
-		return p.object(depth + 1)
+		return p.object(depth+1, nil)
 	case c == '[':
 		return p.array(depth + 1)
 	case c == '"':
@@ -1480,31 +1625,57 @@ func (p *parser) value(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
+		if p.skip {
+			return kindNode(jsonString), nil
+		}
 		return p.node(jsonValue{kind: jsonString, str: s}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
 		if p.literal("true") {
+			if p.skip {
+				return kindNode(jsonBool), nil
+			}
 			return p.node(jsonValue{kind: jsonBool, boolean: true}), nil
 		}
 	case c == 'f':
 		if p.literal("false") {
+			if p.skip {
+				return kindNode(jsonBool), nil
+			}
 			return p.node(jsonValue{kind: jsonBool}), nil
 		}
 	case c == 'n':
 		if p.literal("null") {
+			if p.skip {
+				return kindNode(jsonNull), nil
+			}
 			return p.node(jsonValue{kind: jsonNull}), nil
 		}
 	}
 	return nil, p.errf("unexpected %s, expected a value", p.describe())
 }
 
-func (p *parser) object(depth int) (*jsonValue, error) {
+// keepFunc reads the value of the member key of an object parsed shallowly (the
+// envelope, see envelopeRoot), at p.i, at the nesting depth of the object. It
+// returns the node to keep, or nil to drop the member (the value is consumed
+// either way).
+type keepFunc func(p *parser, key string, depth int) (*jsonValue, error)
+
+// object parses an object starting at '{'. With keep, the members are read by keep
+// and only those it returns are kept, in a fresh node; the checks (duplicate keys,
+// syntax) are the same.
+func (p *parser) object(depth int, keep keepFunc) (*jsonValue, error) {
 	if depth > maxJSONDepth {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '{'
-	v := p.node(jsonValue{kind: jsonObject, obj: []jsonMember{}})
+	var v *jsonValue
+	if p.skip && keep == nil {
+		v = kindNode(jsonObject)
+	} else {
+		v = p.node(jsonValue{kind: jsonObject, obj: []jsonMember{}})
+	}
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == '}' {
 		p.i++
@@ -1522,26 +1693,8 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(p.mstack)-base >= 32 && seen == nil {
-			seen = make(map[string]struct{}, 16)
-			for _, m := range p.mstack[base:] {
-				seen[m.key] = struct{}{}
-			}
-		}
-		dup := false
-		if seen != nil {
-			_, dup = seen[key]
-			seen[key] = struct{}{}
-		} else {
-			for _, m := range p.mstack[base:] {
-				if m.key == key {
-					dup = true
-					break
-				}
-			}
-		}
-		if dup {
-			return nil, &syntaxError{off: keyAt, msg: fmt.Sprintf("duplicate object key %q", key)}
+		if err := p.checkKey(base, keyAt, key, &seen); err != nil {
+			return nil, err
 		}
 		p.skipSpace()
 		if p.i >= len(p.b) || p.b[p.i] != ':' {
@@ -1549,7 +1702,12 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		}
 		p.i++
 		p.skipSpace()
-		val, err := p.value(depth)
+		var val *jsonValue
+		if keep != nil {
+			val, err = keep(p, key, depth)
+		} else {
+			val, err = p.value(depth)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -1564,7 +1722,18 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case '}':
 			p.i++
-			v.obj = p.memberSlice(p.mstack[base:])
+			switch {
+			case keep != nil:
+				kept := p.mstack[base:base]
+				for _, m := range p.mstack[base:] {
+					if m.val != nil {
+						kept = append(kept, m)
+					}
+				}
+				v.obj = p.memberSlice(kept)
+			case !p.skip:
+				v.obj = p.memberSlice(p.mstack[base:])
+			}
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or '}'", p.describe())
@@ -1572,12 +1741,44 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 	}
 }
 
+// checkKey checks that key, read at keyAt, is not one of the keys of the object
+// being parsed (p.mstack[base:]; *seen indexes them from 32 keys on).
+func (p *parser) checkKey(base, keyAt int, key string, seen *map[string]struct{}) error {
+	if len(p.mstack)-base >= 32 && *seen == nil {
+		*seen = make(map[string]struct{}, 16)
+		for _, m := range p.mstack[base:] {
+			(*seen)[m.key] = struct{}{}
+		}
+	}
+	dup := false
+	if *seen != nil {
+		_, dup = (*seen)[key]
+		(*seen)[key] = struct{}{}
+	} else {
+		for _, m := range p.mstack[base:] {
+			if m.key == key {
+				dup = true
+				break
+			}
+		}
+	}
+	if dup {
+		return &syntaxError{off: keyAt, msg: fmt.Sprintf("duplicate object key %q", key)}
+	}
+	return nil
+}
+
 func (p *parser) array(depth int) (*jsonValue, error) {
 	if depth > maxJSONDepth {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '['
-	v := p.node(jsonValue{kind: jsonArray, arr: []*jsonValue{}})
+	var v *jsonValue
+	if p.skip {
+		v = kindNode(jsonArray)
+	} else {
+		v = p.node(jsonValue{kind: jsonArray, arr: []*jsonValue{}})
+	}
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
@@ -1590,7 +1791,9 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.astack = append(p.astack, val)
+		if !p.skip {
+			p.astack = append(p.astack, val)
+		}
 		p.skipSpace()
 		if p.i >= len(p.b) {
 			return nil, p.errf("unexpected end of input, expected ',' or ']'")
@@ -1601,7 +1804,9 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case ']':
 			p.i++
-			v.arr = p.elemSlice(p.astack[base:])
+			if !p.skip {
+				v.arr = p.elemSlice(p.astack[base:])
+			}
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or ']'", p.describe())
@@ -1612,6 +1817,18 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func (p *parser) number() (*jsonValue, error) {
+	lit, err := p.numberLit()
+	if err != nil {
+		return nil, err
+	}
+	if p.skip {
+		return kindNode(jsonNumber), nil
+	}
+	return p.node(jsonValue{kind: jsonNumber, str: lit}), nil
+}
+
+// numberLit reads a number literal and checks that it does not overflow a float64.
+func (p *parser) numberLit() (string, error) {
 	start := p.i
 	if p.b[p.i] == '-' {
 		p.i++
@@ -1624,12 +1841,12 @@ func (p *parser) number() (*jsonValue, error) {
 			p.i++
 		}
 	default:
-		return nil, p.errf("unexpected %s in number, expected a digit", p.describe())
+		return "", p.errf("unexpected %s in number, expected a digit", p.describe())
 	}
 	if p.i < len(p.b) && p.b[p.i] == '.' {
 		p.i++
 		if p.i >= len(p.b) || !isDigit(p.b[p.i]) {
-			return nil, p.errf("unexpected %s after decimal point, expected a digit", p.describe())
+			return "", p.errf("unexpected %s after decimal point, expected a digit", p.describe())
 		}
 		for p.i < len(p.b) && isDigit(p.b[p.i]) {
 			p.i++
@@ -1641,7 +1858,7 @@ func (p *parser) number() (*jsonValue, error) {
 			p.i++
 		}
 		if p.i >= len(p.b) || !isDigit(p.b[p.i]) {
-			return nil, p.errf("unexpected %s in exponent, expected a digit", p.describe())
+			return "", p.errf("unexpected %s in exponent, expected a digit", p.describe())
 		}
 		for p.i < len(p.b) && isDigit(p.b[p.i]) {
 			p.i++
@@ -1650,10 +1867,10 @@ func (p *parser) number() (*jsonValue, error) {
 	lit := p.src[start:p.i]
 	if !smallNumber(lit) {
 		if _, err := strconv.ParseFloat(lit, 64); err != nil {
-			return nil, &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
+			return "", &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
 		}
 	}
-	return p.node(jsonValue{kind: jsonNumber, str: lit}), nil
+	return lit, nil
 }
 
 // smallNumber reports whether lit (a valid JSON number) is a plain integer of at
@@ -1707,13 +1924,51 @@ func (p *parser) hex4() (rune, error) {
 	return r, nil
 }
 
+// Eight-byte words for special8: the byte 0x01 in every lane, the high bit of every lane.
+const (
+	lanes01 = 0x0101010101010101
+	lanes80 = 0x8080808080808080
+)
+
+// special8 reports whether one of the 8 bytes of w (len(w) == 8) is '"', '\\', a
+// control character (< 0x20) or not ASCII (>= 0x80): the bytes a string scanner
+// must look at one by one. It may also report true for a byte after such a byte.
+func special8(w []byte) bool {
+	x := binary.LittleEndian.Uint64(w)
+	q := x ^ ('"' * lanes01)
+	bs := x ^ ('\\' * lanes01)
+	t := (x - 0x20*lanes01) | (q - lanes01) | (bs - lanes01)
+	// A lane of t has its high bit set when the lane of x (or of x^'"', x^'\\') is
+	// below 0x20 (or zero) and x's is not: exact up to the first such lane.
+	return (t|x)&lanes80 != 0
+}
+
+// strSpecial marks the bytes special8 looks for: '"', '\\', control characters and
+// non-ASCII bytes.
+var strSpecial = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
 // string parses a string starting at the opening quote and returns its
 // unescaped value.
 func (p *parser) string() (string, error) {
 	p.i++ // '"'
 	start := p.i
-	// Fast path: no escapes.
+	// Fast path: no escapes. Eight plain bytes at a time, then one by one up to
+	// the next byte that is not plain (strSpecial).
 	for p.i < len(p.b) {
+		for p.i+8 <= len(p.b) && !special8(p.b[p.i:p.i+8]) {
+			p.i += 8
+		}
+		for p.i < len(p.b) && !strSpecial[p.b[p.i]] {
+			p.i++
+		}
+		if p.i >= len(p.b) {
+			break
+		}
 		c := p.b[p.i]
 		if c == '"' {
 			s := p.src[start:p.i]
@@ -1725,10 +1980,6 @@ func (p *parser) string() (string, error) {
 		}
 		if c < 0x20 {
 			return "", p.errf("unescaped control character 0x%02x in string", c)
-		}
-		if c < utf8.RuneSelf {
-			p.i++
-			continue
 		}
 		r, size := utf8.DecodeRune(p.b[p.i:])
 		if r == utf8.RuneError && size == 1 {
@@ -1908,6 +2159,17 @@ func exactInt64(lit string) (int64, intVerdict) {
 		}
 	}
 	if plain {
+		digits := strings.TrimPrefix(lit, "-")
+		if len(digits) > 0 && len(digits) <= 18 { // fits an int64: no ParseInt needed
+			var n int64
+			for i := 0; i < len(digits); i++ {
+				n = n*10 + int64(digits[i]-'0')
+			}
+			if len(digits) < len(lit) {
+				n = -n
+			}
+			return n, intOK
+		}
 		n, err := strconv.ParseInt(lit, 10, 64)
 		if err != nil {
 			return 0, intOutOfRange
@@ -2912,6 +3174,164 @@ func errNarrow(format string) error {
 	return errors.New(msg)
 }
 
+// ---- fast matching of simple patterns ----
+//
+// Most registry patterns are a fully anchored sequence of character classes and
+// literals with counts: ^[A-Z]{2}$, ^[A-Z0-9-]{3,32}$, ^INV-[0-9]{6}$. matchPattern
+// matches those without the regexp machine, with the same verdict: the pattern is
+// parsed with regexp/syntax (as regexp does, Perl flags) and accepted only when a
+// greedy left-to-right scan is exact, that is when every item whose count varies
+// shares no character with any item after it. Anything else (alternation, groups
+// that repeat, unanchored patterns, case folding, …) goes to regexp.MatchString.
+
+// patItem is one element of a simple pattern: a rune that is in ranges (pairs
+// lo, hi, inclusive, as syntax.Regexp.Rune of a character class), min to max
+// times (max -1: unbounded).
+type patItem struct {
+	ranges   []rune
+	min, max int
+}
+
+// simplePattern is a compiled simple pattern; ok is false when the pattern is not
+// simple (use the regexp).
+type simplePattern struct {
+	items []patItem
+	ok    bool
+}
+
+// simplePatterns caches simplePattern by *regexp.Regexp.
+var simplePatterns sync.Map
+
+// matchPattern reports whether s matches re (unanchored, as JSON Schema and
+// regexp.MatchString read it).
+func matchPattern(re *regexp.Regexp, s string) bool {
+	sp, ok := simplePatterns.Load(re)
+	if !ok {
+		sp, _ = simplePatterns.LoadOrStore(re, compileSimple(re.String()))
+	}
+	if p := sp.(*simplePattern); p.ok {
+		return p.match(s)
+	}
+	return re.MatchString(s)
+}
+
+// compileSimple compiles expr when it is a simple pattern (see above).
+func compileSimple(expr string) *simplePattern {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 2 ||
+		re.Sub[0].Op != syntax.OpBeginText || re.Sub[len(re.Sub)-1].Op != syntax.OpEndText {
+		return &simplePattern{}
+	}
+	var items []patItem
+	for _, sub := range re.Sub[1 : len(re.Sub)-1] {
+		it, ok := patItems(sub)
+		if !ok {
+			return &simplePattern{}
+		}
+		items = append(items, it...)
+	}
+	for i, it := range items {
+		if it.min == it.max {
+			continue
+		}
+		for _, later := range items[i+1:] {
+			if rangesOverlap(it.ranges, later.ranges) {
+				return &simplePattern{}
+			}
+		}
+	}
+	return &simplePattern{items: items, ok: true}
+}
+
+// patItems returns the items of one element of an anchored concatenation.
+func patItems(re *syntax.Regexp) ([]patItem, bool) {
+	if re.Flags&syntax.FoldCase != 0 {
+		return nil, false
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		out := make([]patItem, len(re.Rune))
+		for i, r := range re.Rune {
+			out[i] = patItem{ranges: []rune{r, r}, min: 1, max: 1}
+		}
+		return out, true
+	case syntax.OpCharClass:
+		return []patItem{{ranges: re.Rune, min: 1, max: 1}}, true
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		if re.Flags&syntax.NonGreedy != 0 {
+			return nil, false // same verdict, but keep the set of accepted shapes small
+		}
+		in, ok := patItems(re.Sub[0])
+		if !ok || len(in) != 1 || in[0].min != 1 || in[0].max != 1 {
+			return nil, false
+		}
+		it := in[0]
+		switch re.Op {
+		case syntax.OpStar:
+			it.min, it.max = 0, -1
+		case syntax.OpPlus:
+			it.min, it.max = 1, -1
+		case syntax.OpQuest:
+			it.min, it.max = 0, 1
+		default:
+			it.min, it.max = re.Min, re.Max
+		}
+		return []patItem{it}, true
+	}
+	return nil, false
+}
+
+// rangesOverlap reports whether two range lists share a rune.
+func rangesOverlap(a, b []rune) bool {
+	for i := 0; i+1 < len(a); i += 2 {
+		for j := 0; j+1 < len(b); j += 2 {
+			if a[i] <= b[j+1] && b[j] <= a[i+1] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// in reports whether r is in the item's ranges.
+func (it *patItem) in(r rune) bool {
+	rs := it.ranges
+	for i := 0; i+1 < len(rs); i += 2 {
+		if r < rs[i] {
+			return false // ranges are sorted
+		}
+		if r <= rs[i+1] {
+			return true
+		}
+	}
+	return false
+}
+
+// match runs the greedy scan over s; invalid UTF-8 reads as U+FFFD, one byte at a
+// time, as regexp reads it.
+func (p *simplePattern) match(s string) bool {
+	i := 0
+	for k := range p.items {
+		it := &p.items[k]
+		n := 0
+		for (it.max < 0 || n < it.max) && i < len(s) {
+			r, size := rune(s[i]), 1
+			if r >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(s[i:])
+			}
+			if !it.in(r) {
+				break
+			}
+			i += size
+			n++
+		}
+		if n < it.min {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
 // ---- table-driven codec ----
 //
 // Every generated type is described by a package-level typeDesc: static data
@@ -3029,6 +3449,30 @@ func (d *decoder) at() string {
 		}
 	}
 	return p
+}
+
+// decoders recycles decoders with their path stacks, so that a validation that
+// finds nothing allocates nothing (getDecoder, release).
+var decoders = sync.Pool{New: func() any { return &decoder{path: make([]pathElem, 0, 16)} }}
+
+// getDecoder returns an empty decoder from the pool.
+func getDecoder() *decoder { return decoders.Get().(*decoder) }
+
+// release empties d and returns it to the pool; its errors, owned by the error the
+// caller returns, are left to the caller.
+func (d *decoder) release() {
+	clear(d.path[:cap(d.path)])
+	*d = decoder{path: d.path[:0]}
+	decoders.Put(d)
+}
+
+// validateWith validates v (of t's Go type); the error is a ValidationErrors or nil.
+func validateWith(t *typeDesc, v reflect.Value) error {
+	d := getDecoder()
+	validateValue(d, t, v)
+	err := d.errs.errOrNil()
+	d.release()
+	return err
 }
 
 func (d *decoder) pushKey(k string) {
@@ -3245,13 +3689,15 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 	switch t.kind {
 	case kString:
 		s := v.String()
-		if t.flags&(fMin|fMax) != 0 {
+		// len(s) bounds the code point count from above and len(s)/4 from below
+		// (an invalid byte counts as one): count only when they do not decide.
+		if (t.flags&fMax != 0 && int64(len(s)) > t.hi) || (t.flags&fMin != 0 && int64(len(s)+3)/4 < t.lo) {
 			n := int64(utf8.RuneCountInString(s))
 			if (t.flags&fMin != 0 && n < t.lo) || (t.flags&fMax != 0 && n > t.hi) {
 				checkLength(e, d.at(), s, int(bound(t, fMin, t.lo)), int(bound(t, fMax, t.hi)))
 			}
 		}
-		if t.pattern != nil && !(*t.pattern).MatchString(s) {
+		if t.pattern != nil && !matchPattern(*t.pattern, s) {
 			checkPattern(e, d.at(), s, *t.pattern)
 		}
 		if t.format != "" && formatError(t.format, s) != nil {
@@ -3334,7 +3780,7 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			}
 		}
 	case kMap:
-		if t.elem.flags&fChecked != 0 && v.Len() > 0 {
+		if t.elem.flags&fChecked != 0 && v.Len() > 0 && !mapValid(d, t.elem, v) {
 			keys := v.MapKeys()
 			slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 			for _, k := range keys {
@@ -3344,6 +3790,52 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			}
 		}
 	}
+}
+
+// mapValid reports whether every value of the map v (values described by t) is
+// valid, cheaply (no sorted keys, no paths): validateValue then reports a map only
+// when it is not. It answers false when it cannot tell without the paths (number
+// ties recorded by the decoder).
+func mapValid(d *decoder, t *typeDesc, v reflect.Value) bool {
+	if d.ties != nil {
+		return false
+	}
+	if et := resolve(t); et.kind == kString && t.flags&fNullable == 0 && v.CanInterface() {
+		if m, ok := v.Interface().(map[string]string); ok {
+			for _, s := range m {
+				if !stringValid(et, s) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	var sub decoder
+	var it reflect.MapIter
+	it.Reset(v)
+	val := reflect.New(v.Type().Elem()).Elem()
+	for it.Next() {
+		val.SetIterValue(&it)
+		validateValue(&sub, t, val)
+		if len(sub.errs) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// stringValid reports whether s passes the checks validateValue makes on a string
+// described by the resolved t (whose use site is checked).
+func stringValid(t *typeDesc, s string) bool {
+	if (t.flags&fMax != 0 && int64(len(s)) > t.hi) || (t.flags&fMin != 0 && int64(len(s)+3)/4 < t.lo) {
+		n := int64(utf8.RuneCountInString(s))
+		if (t.flags&fMin != 0 && n < t.lo) || (t.flags&fMax != 0 && n > t.hi) {
+			return false
+		}
+	}
+	return (t.pattern == nil || matchPattern(*t.pattern, s)) &&
+		(t.format == "" || formatError(t.format, s) == nil) &&
+		(t.enum == nil || slices.Contains(t.enum, s))
 }
 
 // bound returns b when t has flag f, else -1 (no bound).
@@ -3505,9 +3997,7 @@ func encodeValue(b []byte, t *typeDesc, v reflect.Value) []byte {
 // validateAny validates *x (x is a pointer to t's Go type); the error is a
 // ValidationErrors or nil.
 func validateAny(x any, t *typeDesc) error {
-	var d decoder
-	validateValue(&d, t, reflect.ValueOf(x).Elem())
-	return d.errs.errOrNil()
+	return validateWith(t, reflect.ValueOf(x).Elem())
 }
 
 // marshalAny returns the compact JSON of *x (x is a pointer to t's Go type).
@@ -3515,32 +4005,22 @@ func marshalAny(x any, t *typeDesc) ([]byte, error) {
 	return encodeValue(nil, t, reflect.ValueOf(x).Elem()), nil
 }
 
-// unmarshalAny strictly parses b, decodes it into a fresh value, validates it
+// unmarshalAny strictly decodes b into a fresh value (decodeStreamAt), validates it
 // and only then stores it in *x: on error *x is unchanged. Every error is a
 // ValidationErrors (ErrInvalidData); a syntax error is reported at $.
 func unmarshalAny(b []byte, x any, t *typeDesc) error {
-	j, err := parseJSON(b)
-	if err != nil {
-		return ValidationErrors{{Path: "$", Message: syntaxMessage(err)}}
-	}
+	p := &parser{b: b, src: string(b)}
+	p.skipSpace()
 	dst := reflect.ValueOf(x).Elem()
 	tmp := reflect.New(dst.Type()).Elem()
-	if err := decodeTree(j, t, tmp); err != nil {
+	if err := decodeStreamAt(p, p.i, 0, true, t, tmp); err != nil {
+		if _, ok := err.(*syntaxError); ok {
+			return ValidationErrors{{Path: "$", Message: syntaxMessage(err)}}
+		}
 		return err
 	}
 	dst.Set(tmp)
 	return nil
-}
-
-// decodeTree decodes and validates the tree j into v.
-func decodeTree(j *jsonValue, t *typeDesc, v reflect.Value) error {
-	var d decoder
-	decodeValue(&d, t, v, j)
-	if len(d.errs) > 0 {
-		return d.errs
-	}
-	validateValue(&d, t, v)
-	return d.errs.errOrNil()
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -3571,4 +4051,575 @@ func appendScalar(b []byte, t *typeDesc, v reflect.Value) []byte {
 		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
 	}
 	return b
+}
+
+// ---- the consume path without a tree ----
+//
+// The data block is read straight into the Go value: decodeStream reads its
+// tokens, driven by the type descriptor, with every rule of the strict parser (the
+// same syntax errors at the same offsets: invalid UTF-8, unpaired surrogates,
+// duplicate keys, depth, numbers that overflow a float64). A value of the expected
+// JSON kind that decodes cleanly (the common case) costs no allocation beyond the
+// Go value itself; any other value is parsed into a tree and handed to decodeValue,
+// the tree decoder, so that every data error (message, path, order) is exactly the
+// one the tree decoder reports. Validation then runs on the Go value, as before,
+// when decoding found no error.
+//
+// The envelope around it is parsed strictly too (envelope.parse), keeping only the
+// members envelope.check reads. When the descriptor of data is known while the
+// envelope is parsed (a dataSink: DecodeX, and Dispatch when the body starts with
+// {"job":"…", the order producers write), data is decoded in the same pass, and
+// its errors are reported only after the syntax of the whole body and the envelope
+// rules, as before. Otherwise (Dispatch with another member order) data is checked
+// in skip mode during the envelope parse and decoded by fill in a second pass.
+
+// dataSink is where envelope.parse decodes the data object: v (settable) of the
+// type described by t; d collects the data errors.
+type dataSink struct {
+	t    *typeDesc
+	v    reflect.Value
+	d    decoder
+	done bool // data was decoded into v
+}
+
+// finish returns the data errors, or validates the decoded value; the error is a
+// ValidationErrors (ErrInvalidData) or nil.
+func (s *dataSink) finish() error {
+	if len(s.d.errs) > 0 {
+		return s.d.errs
+	}
+	validateValue(&s.d, s.t, s.v)
+	return s.d.errs.errOrNil()
+}
+
+// parse checks body strictly and returns its shallow tree: for an object, a node
+// with the envelope's members only (data as a kind-only node at p.dataAt, decoded
+// into p.sink when there is one); for anything else a kind-only node. Errors wrap
+// ErrMalformedEnvelope.
+func (env *envelope) parse(body []byte) (*jsonValue, error) {
+	p := &env.p
+	p.b, p.src, p.i, p.skip = body, string(body), 0, true
+	p.nodes, p.members, p.mstack = env.nodeBuf[:0], env.memberBuf[:0], env.stackBuf[:0]
+	p.dataAt = -1
+	p.skipSpace()
+	var root *jsonValue
+	var err error
+	if p.i < len(p.b) && p.b[p.i] == '{' {
+		root, err = p.object(1, keepEnvelope)
+	} else {
+		root, err = p.value(0)
+	}
+	if err == nil {
+		err = p.end()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return root, nil
+}
+
+// keepEnvelope keeps the top-level members envelope.check reads.
+func keepEnvelope(p *parser, key string, depth int) (*jsonValue, error) {
+	switch key {
+	case "meta":
+		return p.keptObject(depth, keepMeta)
+	case "dead_letter":
+		return p.keptObject(depth, keepDeadLetter)
+	case "data":
+		p.dataAt = p.i
+		if s := p.sink; s != nil && p.i < len(p.b) && p.b[p.i] == '{' {
+			p.skip = false
+			err := decodeStream(&s.d, p, s.t, s.v, depth)
+			p.skip = true
+			s.done = true
+			return kindNode(jsonObject), err
+		}
+		return p.value(depth)
+	case "job", "urn", "trace_id", "attempts":
+		return p.keptScalar(depth)
+	}
+	_, err := p.value(depth)
+	return nil, err
+}
+
+// keepMeta keeps the members of meta envelope.check reads.
+func keepMeta(p *parser, key string, depth int) (*jsonValue, error) {
+	switch key {
+	case "schema_version", "id", "queue", "lang", "created_at":
+		return p.keptScalar(depth)
+	}
+	_, err := p.value(depth)
+	return nil, err
+}
+
+// keepDeadLetter keeps the members of dead_letter decodeDeadLetter reads.
+func keepDeadLetter(p *parser, key string, depth int) (*jsonValue, error) {
+	switch key {
+	case "reason", "error", "exception", "failed_at", "original_queue", "attempts", "lang":
+		return p.keptScalar(depth)
+	}
+	_, err := p.value(depth)
+	return nil, err
+}
+
+// keptObject reads an object with keep, or any other value as a kind-only node.
+func (p *parser) keptObject(depth int, keep keepFunc) (*jsonValue, error) {
+	if p.i < len(p.b) && p.b[p.i] == '{' {
+		return p.object(depth+1, keep)
+	}
+	return p.value(depth)
+}
+
+// keptScalar reads a scalar into a full node (its text is needed), an object or
+// array as a kind-only node.
+func (p *parser) keptScalar(depth int) (*jsonValue, error) {
+	if p.i < len(p.b) && (p.b[p.i] == '{' || p.b[p.i] == '[') {
+		return p.value(depth)
+	}
+	p.skip = false
+	v, err := p.value(depth)
+	p.skip = true
+	return v, err
+}
+
+// decodeStreamAt decodes the value at byte at of p's document, nested in depth
+// arrays and objects, into v (settable, of t's Go type) and, when decoding found no
+// error, validates it. With whole, only whitespace may follow the value. The error
+// is a *syntaxError (the document is malformed), a ValidationErrors (ErrInvalidData)
+// or nil.
+func decodeStreamAt(p *parser, at, depth int, whole bool, t *typeDesc, v reflect.Value) error {
+	p.skip, p.i = false, at
+	d := getDecoder()
+	defer d.release()
+	if err := decodeStream(d, p, t, v, depth); err != nil {
+		return err
+	}
+	if whole {
+		if err := p.end(); err != nil {
+			return err
+		}
+	}
+	if len(d.errs) > 0 {
+		return d.errs
+	}
+	validateValue(d, t, v)
+	return d.errs.errOrNil()
+}
+
+// peek returns the byte at p.i, or 0 at the end of the input.
+func (p *parser) peek() byte {
+	if p.i < len(p.b) {
+		return p.b[p.i]
+	}
+	return 0
+}
+
+// decodeStream decodes the value at p.i, nested in depth arrays and objects, into
+// v (settable, of t's Go type) and moves past it. It records data errors in d
+// exactly as decodeValue does on the tree of the same value, and returns the
+// parser's error (stopping there) when the document is malformed.
+func decodeStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, depth int) error {
+	start := p.i
+	c := p.peek()
+	t0, v0 := t, v
+	if t.flags&fNullable != 0 {
+		if c == 'n' && p.literal("null") {
+			v.SetZero()
+			return nil
+		}
+		v.Field(1).SetBool(true)
+		v = v.Field(0)
+	}
+	t = resolve(t)
+	switch t.kind {
+	case kString, kUUID:
+		if c == '"' {
+			s, err := p.string()
+			if err != nil {
+				return err
+			}
+			v.SetString(s)
+			return nil
+		}
+	case kInt64, kInt32, kTimestamp:
+		if c == '-' || isDigit(c) {
+			lit, err := p.numberLit()
+			if err != nil {
+				return err
+			}
+			if n, verdict := exactInt64(lit); verdict == intOK && (t.kind != kInt32 || n == int64(int32(n))) {
+				v.SetInt(n)
+				return nil
+			}
+		}
+	case kInt64Str, kInt32Str:
+		if c == '"' {
+			s, err := p.string()
+			if err != nil {
+				return err
+			}
+			if n, ok := parseCanonicalInt(s); ok && (t.kind != kInt32Str || n == int64(int32(n))) {
+				v.SetInt(n)
+				return nil
+			}
+		}
+	case kFloat64:
+		if c == '-' || isDigit(c) {
+			lit, err := p.numberLit()
+			if err != nil {
+				return err
+			}
+			if f, err := strconv.ParseFloat(lit, 64); err == nil {
+				v.SetFloat(f)
+				noteNumber(d, t, lit, f)
+				return nil
+			}
+		}
+	case kBool:
+		if c == 't' && p.literal("true") {
+			v.SetBool(true)
+			return nil
+		}
+		if c == 'f' && p.literal("false") {
+			v.SetBool(false)
+			return nil
+		}
+	case kMoney:
+		if c == '{' && depth < maxJSONDepth {
+			if m, ok := p.moneyStream(); ok {
+				v.Field(0).SetInt(m.Amount)
+				v.Field(1).SetString(m.Currency)
+				return nil
+			}
+		}
+	case kObject:
+		if c == '{' {
+			return decodeObjectStream(d, p, t, v, depth+1)
+		}
+	case kArray:
+		if c == '[' {
+			return decodeArrayStream(d, p, t, v, depth+1)
+		}
+	case kMap:
+		if c == '{' {
+			return decodeMapStream(d, p, t, v, depth+1)
+		}
+	}
+	// Not the expected kind, or not a clean value of it: parse it (strictly) and let
+	// the tree decoder report it.
+	p.i = start
+	j, err := p.value(depth)
+	if err != nil {
+		return err
+	}
+	decodeValue(d, t0, v0, j)
+	return nil
+}
+
+// moneyStream reads a money object that is exactly {"amount": <exact int64>,
+// "currency": <string>}, in either order, with valid syntax; ok=false (p.i then
+// undefined) sends the caller to the strict parser and the tree decoder.
+func (p *parser) moneyStream() (m Money, ok bool) {
+	var has [2]bool
+	p.i++ // '{'
+	for k := 0; k < 2; k++ {
+		p.skipSpace()
+		if p.peek() != '"' {
+			return m, false
+		}
+		key, err := p.string()
+		if err != nil {
+			return m, false
+		}
+		p.skipSpace()
+		if p.peek() != ':' {
+			return m, false
+		}
+		p.i++
+		p.skipSpace()
+		c := p.peek()
+		switch {
+		case key == "amount" && !has[0] && (c == '-' || isDigit(c)):
+			lit, err := p.numberLit()
+			if err != nil {
+				return m, false
+			}
+			n, verdict := exactInt64(lit)
+			if verdict != intOK {
+				return m, false
+			}
+			m.Amount, has[0] = n, true
+		case key == "currency" && !has[1] && c == '"':
+			s, err := p.string()
+			if err != nil {
+				return m, false
+			}
+			m.Currency, has[1] = s, true
+		default:
+			return m, false
+		}
+		p.skipSpace()
+		if c := p.peek(); (k == 0 && c != ',') || (k == 1 && c != '}') {
+			return m, false
+		}
+		p.i++
+	}
+	return m, true
+}
+
+// memberKey reads the key of an object member at p.i and the colon after it, and checks
+// that the key is not a duplicate (checkKey); p.i is then at the value.
+func (p *parser) memberKey(base int, seen *map[string]struct{}) (string, error) {
+	if p.peek() != '"' {
+		return "", p.errf("unexpected %s, expected a string key", p.describe())
+	}
+	keyAt := p.i
+	key, err := p.string()
+	if err != nil {
+		return "", err
+	}
+	if err := p.checkKey(base, keyAt, key, seen); err != nil {
+		return "", err
+	}
+	p.skipSpace()
+	if p.peek() != ':' {
+		return "", p.errf("unexpected %s, expected ':'", p.describe())
+	}
+	p.i++
+	p.skipSpace()
+	return key, nil
+}
+
+// memberEnd reads what follows a member: ',' (more is true) or '}'.
+func (p *parser) memberEnd() (more bool, err error) {
+	p.skipSpace()
+	if p.i >= len(p.b) {
+		return false, p.errf("unexpected end of input, expected ',' or '}'")
+	}
+	switch p.b[p.i] {
+	case ',':
+		p.i++
+		p.skipSpace()
+		return true, nil
+	case '}':
+		p.i++
+		return false, nil
+	}
+	return false, p.errf("unexpected %s, expected ',' or '}'", p.describe())
+}
+
+// decodeObjectStream decodes the object at p.i (at nesting depth depth) into the
+// struct v, as decodeObject does on its tree: members in document order, unknown
+// keys of a closed object reported where they stand, missing required keys after
+// the members.
+func decodeObjectStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, depth int) error {
+	if depth > maxJSONDepth {
+		return p.errf("nesting deeper than %d", maxJSONDepth)
+	}
+	var seenBuf [64]bool
+	seen := seenBuf[:0]
+	if len(t.fields) <= len(seenBuf) {
+		seen = seenBuf[:len(t.fields)]
+	} else {
+		seen = make([]bool, len(t.fields))
+	}
+	p.i++ // '{'
+	p.skipSpace()
+	if p.peek() == '}' {
+		p.i++
+	} else {
+		base := len(p.mstack)
+		defer func() { p.mstack = p.mstack[:base] }()
+		var keys map[string]struct{}
+		next := 0 // members usually come in field order
+		for more := true; more; {
+			key, err := p.memberKey(base, &keys)
+			if err != nil {
+				return err
+			}
+			i := -1
+			if next < len(t.fields) && t.fields[next].key == key {
+				i = next
+			} else {
+				for k := range t.fields {
+					if t.fields[k].key == key {
+						i = k
+						break
+					}
+				}
+			}
+			if i < 0 {
+				if t.flags&fClosed != 0 {
+					d.unknown(d.at(), key)
+				}
+				p.skip = true
+				_, err = p.value(depth)
+				p.skip = false
+			} else {
+				next = i + 1
+				seen[i] = true
+				f := &t.fields[i]
+				fv := v.Field(i)
+				if fv.Kind() == reflect.Pointer {
+					nv := reflect.New(fv.Type().Elem())
+					fv.Set(nv)
+					fv = nv.Elem()
+				}
+				d.pushKey(f.key)
+				err = decodeStream(d, p, &f.typ, fv, depth)
+				d.pop()
+			}
+			if err != nil {
+				return err
+			}
+			p.mstack = append(p.mstack, jsonMember{key: key})
+			if more, err = p.memberEnd(); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range t.fields {
+		if t.fields[i].required && !seen[i] {
+			d.missing(d.at(), t.fields[i].key)
+		}
+	}
+	return nil
+}
+
+// decodeArrayStream decodes the array at p.i (at nesting depth depth) into the
+// slice v, as decodeValue does on its tree.
+func decodeArrayStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, depth int) error {
+	if depth > maxJSONDepth {
+		return p.errf("nesting deeper than %d", maxJSONDepth)
+	}
+	p.i++ // '['
+	p.skipSpace()
+	if p.peek() == ']' {
+		p.i++
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		return nil
+	}
+	v.Set(reflect.MakeSlice(v.Type(), 0, 4))
+	for n := 0; ; n++ {
+		if n == v.Cap() {
+			v.Grow(1)
+		}
+		v.SetLen(n + 1)
+		d.pushIndex(n)
+		err := decodeStream(d, p, t.elem, v.Index(n), depth)
+		d.pop()
+		if err != nil {
+			return err
+		}
+		p.skipSpace()
+		if p.i >= len(p.b) {
+			return p.errf("unexpected end of input, expected ',' or ']'")
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+			p.skipSpace()
+		case ']':
+			p.i++
+			return nil
+		default:
+			return p.errf("unexpected %s, expected ',' or ']'", p.describe())
+		}
+	}
+}
+
+// decodeMapStream decodes the object at p.i (at nesting depth depth) into the map
+// v, as decodeValue does on its tree.
+func decodeMapStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, depth int) error {
+	if depth > maxJSONDepth {
+		return p.errf("nesting deeper than %d", maxJSONDepth)
+	}
+	typ := v.Type()
+	if typ == mapStringString && t.elem.flags&fNullable == 0 && resolve(t.elem).kind == kString {
+		return decodeStringMapStream(d, p, t, v, depth)
+	}
+	m := reflect.MakeMap(typ)
+	p.i++ // '{'
+	p.skipSpace()
+	if p.peek() == '}' {
+		p.i++
+		v.Set(m)
+		return nil
+	}
+	key := reflect.New(typ.Key()).Elem()
+	val := reflect.New(typ.Elem()).Elem()
+	base := len(p.mstack)
+	defer func() { p.mstack = p.mstack[:base] }()
+	var keys map[string]struct{}
+	for more := true; more; {
+		k, err := p.memberKey(base, &keys)
+		if err != nil {
+			return err
+		}
+		val.SetZero()
+		d.pushKey(k)
+		err = decodeStream(d, p, t.elem, val, depth)
+		d.pop()
+		if err != nil {
+			return err
+		}
+		key.SetString(k)
+		m.SetMapIndex(key, val)
+		p.mstack = append(p.mstack, jsonMember{key: k})
+		if more, err = p.memberEnd(); err != nil {
+			return err
+		}
+	}
+	v.Set(m)
+	return nil
+}
+
+// mapStringString is the Go type of a map of plain strings.
+var mapStringString = reflect.TypeFor[map[string]string]()
+
+// decodeStringMapStream is decodeMapStream for a map[string]string, without
+// reflect for the entries.
+func decodeStringMapStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, depth int) error {
+	m := map[string]string{}
+	p.i++ // '{'
+	p.skipSpace()
+	if p.peek() == '}' {
+		p.i++
+		v.Set(reflect.ValueOf(m))
+		return nil
+	}
+	base := len(p.mstack)
+	defer func() { p.mstack = p.mstack[:base] }()
+	var keys map[string]struct{}
+	var val reflect.Value // for a value that is not a string: the tree decoder reports it
+	for more := true; more; {
+		k, err := p.memberKey(base, &keys)
+		if err != nil {
+			return err
+		}
+		d.pushKey(k)
+		if p.peek() == '"' {
+			var s string
+			if s, err = p.string(); err == nil {
+				m[k] = s
+			}
+		} else {
+			if !val.IsValid() {
+				val = reflect.New(v.Type().Elem()).Elem()
+			}
+			val.SetZero()
+			err = decodeStream(d, p, t.elem, val, depth)
+			m[k] = val.String()
+		}
+		d.pop()
+		if err != nil {
+			return err
+		}
+		p.mstack = append(p.mstack, jsonMember{key: k})
+		if more, err = p.memberEnd(); err != nil {
+			return err
+		}
+	}
+	v.Set(reflect.ValueOf(m))
+	return nil
 }

@@ -7,16 +7,6 @@ import (
 	"log/slog"
 )
 
-// tdBillingInvoiceRequested describes BillingInvoiceRequested to the runtime's table-driven codec.
-var tdBillingInvoiceRequested = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "invoice_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
-	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
-	{key: "due_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "fx_rate", typ: typeDesc{kind: kFloat64, flags: fChecked | fFMin | fFExclMin | fFMax, flo: 0, fhi: 1e+06}},
-	{key: "ledger_entry", typ: typeDesc{kind: kInt64Str}},
-}}
-
 // BillingInvoiceRequested is the data of the command urn:babel:billing:invoice.requested.
 //
 // Produce an invoice for an order.
@@ -121,17 +111,6 @@ func (r *Router) HandleBillingInvoiceRequested(h BillingInvoiceRequestedHandler)
 		return h.HandleBillingInvoiceRequested(ctx, m)
 	})
 }
-
-// tdBillingPaymentCaptured describes BillingPaymentCaptured to the runtime's table-driven codec.
-var tdBillingPaymentCaptured = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "payment_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
-	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
-	{key: "captured_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "method", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdBillingPaymentCapturedMethod}},
-	{key: "card_last4", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fGDPR, pattern: &pattern0}},
-	{key: "gateway_reference", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 64}},
-}}
 
 // BillingPaymentCaptured is the data of the event urn:babel:billing:payment.captured.
 //
@@ -250,9 +229,6 @@ func (r *Router) HandleBillingPaymentCaptured(h BillingPaymentCapturedHandler) {
 	})
 }
 
-// tdBillingPaymentCapturedMethod describes BillingPaymentCapturedMethod to the runtime's table-driven codec.
-var tdBillingPaymentCapturedMethod = typeDesc{kind: kString, flags: fChecked, enum: []string{"card", "sepa", "paypal"}}
-
 // BillingPaymentCapturedMethod is the value at $.method of urn:babel:billing:payment.captured.
 type BillingPaymentCapturedMethod string
 
@@ -265,15 +241,6 @@ const (
 	// BillingPaymentCapturedMethodPaypal is "paypal".
 	BillingPaymentCapturedMethodPaypal BillingPaymentCapturedMethod = "paypal"
 )
-
-// tdBillingRefundIssued describes BillingRefundIssued to the runtime's table-driven codec.
-var tdBillingRefundIssued = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "refund_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
-	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
-	{key: "issued_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "reason", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 500}},
-}}
 
 // BillingRefundIssued is the data of the event urn:babel:billing:refund.issued.
 //
@@ -373,3 +340,36 @@ func (r *Router) HandleBillingRefundIssued(h BillingRefundIssuedHandler) {
 		return h.HandleBillingRefundIssued(ctx, m)
 	})
 }
+
+// tdBillingInvoiceRequested describes BillingInvoiceRequested to the runtime's table-driven codec.
+var tdBillingInvoiceRequested = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "invoice_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "due_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "fx_rate", typ: typeDesc{kind: kFloat64, flags: fChecked | fFMin | fFExclMin | fFMax, flo: 0, fhi: 1e+06}},
+	{key: "ledger_entry", typ: typeDesc{kind: kInt64Str}},
+}}
+
+// tdBillingPaymentCaptured describes BillingPaymentCaptured to the runtime's table-driven codec.
+var tdBillingPaymentCaptured = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "payment_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "captured_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "method", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdBillingPaymentCapturedMethod}},
+	{key: "card_last4", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fGDPR, pattern: &pattern0}},
+	{key: "gateway_reference", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 64}},
+}}
+
+// tdBillingPaymentCapturedMethod describes BillingPaymentCapturedMethod to the runtime's table-driven codec.
+var tdBillingPaymentCapturedMethod = typeDesc{kind: kString, flags: fChecked, enum: []string{"card", "sepa", "paypal"}}
+
+// tdBillingRefundIssued describes BillingRefundIssued to the runtime's table-driven codec.
+var tdBillingRefundIssued = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "refund_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "amount", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "issued_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "reason", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 500}},
+}}

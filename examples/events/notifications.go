@@ -7,13 +7,6 @@ import (
 	"log/slog"
 )
 
-// tdNotificationsEmailWelcomeSend describes NotificationsEmailWelcomeSend to the runtime's table-driven codec.
-var tdNotificationsEmailWelcomeSend = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "customer", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 1}},
-	{key: "locale", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern3}},
-	{key: "template_vars", typ: typeDesc{kind: kMap, elem: &typeDesc{kind: kString}}},
-}}
-
 // NotificationsEmailWelcomeSend is the data of the command urn:babel:notifications:email.welcome.send.
 //
 // Send the welcome email to a new customer.
@@ -121,15 +114,6 @@ func (r *Router) HandleNotificationsEmailWelcomeSend(h NotificationsEmailWelcome
 	})
 }
 
-// tdNotificationsPushSent describes NotificationsPushSent to the runtime's table-driven codec.
-var tdNotificationsPushSent = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "device_id", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 8, hi: 200}},
-	{key: "sent_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "badge", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 0, hi: 999}},
-	{key: "silent", typ: typeDesc{kind: kBool}},
-	{key: "title", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 120}},
-}}
-
 // NotificationsPushSent is the data of the event urn:babel:notifications:push.sent.
 //
 // A push notification reached the provider.
@@ -230,3 +214,19 @@ func (r *Router) HandleNotificationsPushSent(h NotificationsPushSentHandler) {
 		return h.HandleNotificationsPushSent(ctx, m)
 	})
 }
+
+// tdNotificationsEmailWelcomeSend describes NotificationsEmailWelcomeSend to the runtime's table-driven codec.
+var tdNotificationsEmailWelcomeSend = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "customer", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 1}},
+	{key: "locale", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern3}},
+	{key: "template_vars", typ: typeDesc{kind: kMap, elem: &typeDesc{kind: kString}}},
+}}
+
+// tdNotificationsPushSent describes NotificationsPushSent to the runtime's table-driven codec.
+var tdNotificationsPushSent = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "device_id", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 8, hi: 200}},
+	{key: "sent_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "badge", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 0, hi: 999}},
+	{key: "silent", typ: typeDesc{kind: kBool}},
+	{key: "title", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 120}},
+}}

@@ -7,14 +7,6 @@ import (
 	"log/slog"
 )
 
-// tdOrdersCancelled describes OrdersCancelled to the runtime's table-driven codec.
-var tdOrdersCancelled = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
-	{key: "reason", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCancelledReason}},
-	{key: "cancelled_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "refund", typ: typeDesc{kind: kMoney, flags: fNullable | fChecked}},
-}}
-
 // OrdersCancelled is the data of the event urn:babel:orders:cancelled.
 //
 // An order was cancelled before it shipped.
@@ -112,9 +104,6 @@ func (r *Router) HandleOrdersCancelled(h OrdersCancelledHandler) {
 	})
 }
 
-// tdOrdersCancelledReason describes OrdersCancelledReason to the runtime's table-driven codec.
-var tdOrdersCancelledReason = typeDesc{kind: kString, flags: fChecked, enum: []string{"customer_request", "payment_failed", "out_of_stock", "fraud"}}
-
 // OrdersCancelledReason is the value at $.reason of urn:babel:orders:cancelled.
 type OrdersCancelledReason string
 
@@ -129,14 +118,6 @@ const (
 	// OrdersCancelledReasonFraud is "fraud".
 	OrdersCancelledReasonFraud OrdersCancelledReason = "fraud"
 )
-
-// tdOrdersCreated describes OrdersCreated to the runtime's table-driven codec.
-var tdOrdersCreated = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
-	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
-	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "channel", typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCreatedChannel}},
-}}
 
 // OrdersCreated is the data of the event urn:babel:orders:created.
 //
@@ -246,9 +227,6 @@ func (r *Router) HandleOrdersCreated(h OrdersCreatedHandler) {
 	})
 }
 
-// tdOrdersCreatedChannel describes OrdersCreatedChannel to the runtime's table-driven codec.
-var tdOrdersCreatedChannel = typeDesc{kind: kString, flags: fChecked, enum: []string{"web", "mobile", "pos"}}
-
 // OrdersCreatedChannel is the value at $.channel of urn:babel:orders:created.
 type OrdersCreatedChannel string
 
@@ -261,21 +239,6 @@ const (
 	// OrdersCreatedChannelPos is "pos".
 	OrdersCreatedChannelPos OrdersCreatedChannel = "pos"
 )
-
-// tdOrdersCreatedV2 describes OrdersCreatedV2 to the runtime's table-driven codec.
-var tdOrdersCreatedV2 = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
-	{key: "customer", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 1}},
-	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
-	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "shipping", typ: typeDesc{kind: kNamed, flags: fChecked, ref: 0}},
-	{key: "billing", typ: typeDesc{kind: kNamed, flags: fNullable | fChecked, ref: 0}},
-	{key: "channel", typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCreatedV2Channel}},
-	{key: "lines", required: true, typ: typeDesc{kind: kArray, flags: fChecked | fMin | fMax, lo: 1, hi: 500, elem: &tdOrdersCreatedV2LinesItem}},
-	{key: "tags", typ: typeDesc{kind: kMap, flags: fChecked, elem: &typeDesc{kind: kString, flags: fChecked | fMax, hi: 64}}},
-	{key: "note", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 500}},
-	{key: "coupon", typ: typeDesc{kind: kString}},
-}}
 
 // OrdersCreatedV2 is the data of the event urn:babel:orders:created.v2.
 //
@@ -408,9 +371,6 @@ func (r *Router) HandleOrdersCreatedV2(h OrdersCreatedV2Handler) {
 	})
 }
 
-// tdOrdersCreatedV2Channel describes OrdersCreatedV2Channel to the runtime's table-driven codec.
-var tdOrdersCreatedV2Channel = typeDesc{kind: kString, flags: fChecked, enum: []string{"web", "mobile", "pos"}}
-
 // OrdersCreatedV2Channel is the value at $.channel of urn:babel:orders:created.v2.
 type OrdersCreatedV2Channel string
 
@@ -424,14 +384,6 @@ const (
 	OrdersCreatedV2ChannelPos OrdersCreatedV2Channel = "pos"
 )
 
-// tdOrdersCreatedV2LinesItem describes OrdersCreatedV2LinesItem to the runtime's table-driven codec.
-var tdOrdersCreatedV2LinesItem = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-	{key: "sku", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern1}},
-	{key: "quantity", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 1, hi: 1000}},
-	{key: "unit_price", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
-	{key: "gift_wrap", typ: typeDesc{kind: kBool}},
-}}
-
 // OrdersCreatedV2LinesItem is the value at $.lines[*] of urn:babel:orders:created.v2.
 type OrdersCreatedV2LinesItem struct {
 	// Sku is "sku": required; pattern `^[A-Z0-9-]{3,32}$`.
@@ -443,15 +395,6 @@ type OrdersCreatedV2LinesItem struct {
 	// GiftWrap is "gift_wrap": optional.
 	GiftWrap *bool `json:"gift_wrap,omitempty"`
 }
-
-// tdOrdersShip describes OrdersShip to the runtime's table-driven codec.
-var tdOrdersShip = typeDesc{kind: kObject, flags: fChecked | fClosed, fields: []fieldDesc{
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
-	{key: "address", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 0}},
-	{key: "carrier", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersShipCarrier}},
-	{key: "priority", typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 0, hi: 9}},
-	{key: "weight_grams", typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 1000000}},
-}}
 
 // OrdersShip is the data of the command urn:babel:orders:ship.
 //
@@ -566,9 +509,6 @@ func (r *Router) HandleOrdersShip(h OrdersShipHandler) {
 	})
 }
 
-// tdOrdersShipCarrier describes OrdersShipCarrier to the runtime's table-driven codec.
-var tdOrdersShipCarrier = typeDesc{kind: kString, flags: fChecked, enum: []string{"dhl", "ups", "gls"}}
-
 // OrdersShipCarrier is the value at $.carrier of urn:babel:orders:ship.
 type OrdersShipCarrier string
 
@@ -581,3 +521,63 @@ const (
 	// OrdersShipCarrierGls is "gls".
 	OrdersShipCarrierGls OrdersShipCarrier = "gls"
 )
+
+// tdOrdersCancelled describes OrdersCancelled to the runtime's table-driven codec.
+var tdOrdersCancelled = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "reason", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCancelledReason}},
+	{key: "cancelled_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "refund", typ: typeDesc{kind: kMoney, flags: fNullable | fChecked}},
+}}
+
+// tdOrdersCancelledReason describes OrdersCancelledReason to the runtime's table-driven codec.
+var tdOrdersCancelledReason = typeDesc{kind: kString, flags: fChecked, enum: []string{"customer_request", "payment_failed", "out_of_stock", "fraud"}}
+
+// tdOrdersCreated describes OrdersCreated to the runtime's table-driven codec.
+var tdOrdersCreated = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "channel", typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCreatedChannel}},
+}}
+
+// tdOrdersCreatedChannel describes OrdersCreatedChannel to the runtime's table-driven codec.
+var tdOrdersCreatedChannel = typeDesc{kind: kString, flags: fChecked, enum: []string{"web", "mobile", "pos"}}
+
+// tdOrdersCreatedV2 describes OrdersCreatedV2 to the runtime's table-driven codec.
+var tdOrdersCreatedV2 = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "customer", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 1}},
+	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
+	{key: "shipping", typ: typeDesc{kind: kNamed, flags: fChecked, ref: 0}},
+	{key: "billing", typ: typeDesc{kind: kNamed, flags: fNullable | fChecked, ref: 0}},
+	{key: "channel", typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersCreatedV2Channel}},
+	{key: "lines", required: true, typ: typeDesc{kind: kArray, flags: fChecked | fMin | fMax, lo: 1, hi: 500, elem: &tdOrdersCreatedV2LinesItem}},
+	{key: "tags", typ: typeDesc{kind: kMap, flags: fChecked, elem: &typeDesc{kind: kString, flags: fChecked | fMax, hi: 64}}},
+	{key: "note", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 500}},
+	{key: "coupon", typ: typeDesc{kind: kString}},
+}}
+
+// tdOrdersCreatedV2Channel describes OrdersCreatedV2Channel to the runtime's table-driven codec.
+var tdOrdersCreatedV2Channel = typeDesc{kind: kString, flags: fChecked, enum: []string{"web", "mobile", "pos"}}
+
+// tdOrdersCreatedV2LinesItem describes OrdersCreatedV2LinesItem to the runtime's table-driven codec.
+var tdOrdersCreatedV2LinesItem = typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+	{key: "sku", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern1}},
+	{key: "quantity", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 1, hi: 1000}},
+	{key: "unit_price", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
+	{key: "gift_wrap", typ: typeDesc{kind: kBool}},
+}}
+
+// tdOrdersShip describes OrdersShip to the runtime's table-driven codec.
+var tdOrdersShip = typeDesc{kind: kObject, flags: fChecked | fClosed, fields: []fieldDesc{
+	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 9007199254740991}},
+	{key: "address", required: true, typ: typeDesc{kind: kNamed, flags: fChecked, ref: 0}},
+	{key: "carrier", required: true, typ: typeDesc{kind: kDesc, flags: fChecked, elem: &tdOrdersShipCarrier}},
+	{key: "priority", typ: typeDesc{kind: kInt32, flags: fChecked | fMin | fMax, lo: 0, hi: 9}},
+	{key: "weight_grams", typ: typeDesc{kind: kInt64, flags: fChecked | fMin | fMax, lo: 1, hi: 1000000}},
+}}
+
+// tdOrdersShipCarrier describes OrdersShipCarrier to the runtime's table-driven codec.
+var tdOrdersShipCarrier = typeDesc{kind: kString, flags: fChecked, enum: []string{"dhl", "ups", "gls"}}

@@ -15,24 +15,7 @@ var (
 	pattern3 = regexp.MustCompile("^[a-z]{2}(-[A-Z]{2})?$")
 )
 
-// namedTypeDescs describe the registry's named types (see namedTypes).
-var namedTypeDescs = [...]typeDesc{
-	// 0: Address
-	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-		{key: "line1", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMin | fMax, lo: 1, hi: 200}},
-		{key: "line2", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 200}},
-		{key: "city", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 1, hi: 100}},
-		{key: "postal_code", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 16}},
-		{key: "country", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern2}},
-	}},
-	// 1: Customer
-	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-		{key: "customer_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
-		{key: "email", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 254, format: "email"}},
-		{key: "display_name", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 80}},
-	}},
-}
-
+// init hands the named types' descriptors to the runtime.
 func init() {
 	namedTypes = namedTypeDescs[:]
 }
@@ -133,4 +116,22 @@ func (x Customer) LogValue() slog.Value {
 // the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
 func (x Customer) String() string {
 	return stringAny(&x, &namedTypeDescs[1])
+}
+
+// namedTypeDescs describe the registry's named types (see namedTypes).
+var namedTypeDescs = [...]typeDesc{
+	// 0: Address
+	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+		{key: "line1", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMin | fMax, lo: 1, hi: 200}},
+		{key: "line2", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 200}},
+		{key: "city", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 1, hi: 100}},
+		{key: "postal_code", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 16}},
+		{key: "country", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern2}},
+	}},
+	// 1: Customer
+	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
+		{key: "customer_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
+		{key: "email", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 254, format: "email"}},
+		{key: "display_name", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 80}},
+	}},
 }

@@ -197,9 +197,9 @@ type planner struct {
 	// fieldNames memoizes FieldName: registries repeat their JSON keys (id,
 	// created_at, …) across thousands of objects.
 	fieldNames map[string]string
-	n     *Names
-	pkg   map[string]owner
-	colls []Collision
+	n          *Names
+	pkg        map[string]owner
+	colls      []Collision
 }
 
 // Plan assigns Go names to everything in reg that needs one and returns the collisions.

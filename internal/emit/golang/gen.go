@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	doccomment "go/doc/comment"
 	"sort"
 	"strconv"
 	"strings"
@@ -367,17 +368,28 @@ func (g *gen) namedScalar(f *jen.File, name string, s *model.Schema, doc []strin
 // comment renders doc lines as // comments, each ending a line, ready to prefix a
 // declaration. Extra paragraphs are appended after a blank comment line.
 func comment(lines []string, extra ...string) *jen.Statement {
+	var text strings.Builder
+	for _, l := range append(append([]string(nil), lines...), extra...) {
+		text.WriteString(strings.TrimRight(sanitize(l), " \t"))
+		text.WriteByte('\n')
+	}
 	st := jen.Null()
-	all := append(append([]string(nil), lines...), extra...)
-	for _, l := range all {
-		l = strings.TrimRight(sanitize(l), " \t")
-		if l == "" {
-			st.Comment("//").Line()
-		} else {
-			st.Comment("// " + l).Line()
-		}
+	for _, l := range strings.Split(strings.TrimSuffix(docComment(text.String()), "\n"), "\n") {
+		st.Comment(l).Line()
 	}
 	return st
+}
+
+// docComment returns text as the `//` lines of a Go doc comment in the canonical
+// form gofmt gives a doc comment (go/doc/comment): gofmt rewrites a top-level doc
+// comment's text (a lone capitalised line between paragraphs becomes a `# heading`,
+// indented lines a code block), but only when the comment is written at column 1,
+// which jen's raw output is not. Without this, a registry description could make a
+// generated file that gofmt changes.
+func docComment(text string) string {
+	var p doccomment.Parser
+	var pr doccomment.Printer
+	return string(pr.Comment(p.Parse(text)))
 }
 
 // sanitize replaces control characters (which BQ036 rejects anyway) by spaces.

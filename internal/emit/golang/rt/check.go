@@ -307,7 +307,9 @@ func formatHostname(s string) error {
 	if len(s) > 253 {
 		return errors.New("more than 253 characters long")
 	}
-	for _, label := range strings.Split(s, ".") {
+	for rest, more := s, true; more; {
+		var label string
+		label, rest, more = strings.Cut(rest, ".")
 		if len(label) < 1 || len(label) > 63 {
 			return errors.New("label must be 1 to 63 characters long")
 		}

@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -94,21 +96,39 @@ func parseJSON(b []byte) (*jsonValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.skipSpace()
-	if p.i < len(p.b) {
-		return nil, p.errf("unexpected %s after the top-level value", p.describe())
+	if err := p.end(); err != nil {
+		return nil, err
 	}
 	return v, nil
+}
+
+// end checks that only whitespace follows the top-level value.
+func (p *parser) end() error {
+	p.skipSpace()
+	if p.i < len(p.b) {
+		return p.errf("unexpected %s after the top-level value", p.describe())
+	}
+	return nil
 }
 
 // parser reads b; src is the same bytes as one string, so that the strings
 // and numbers without escapes are substrings of it (no allocation). Nodes,
 // members and elements come from slabs, and are collected on shared stacks
 // before being copied into exact-size slices.
+//
+// In skip mode the parser checks exactly as strictly (same errors, same offsets)
+// but builds no tree: value returns a shared node that carries only the kind
+// (kindNode).
 type parser struct {
 	b   []byte
 	src string
 	i   int
+
+	skip bool // validate only (see above)
+	// dataAt is the offset of the envelope's data value (envelope.parse); -1: none.
+	// sink, if set, receives it (decoded in the same pass).
+	dataAt int
+	sink   *dataSink
 
 	nodes   []jsonValue
 	members []jsonMember
@@ -116,6 +136,20 @@ type parser struct {
 	mstack  []jsonMember
 	astack  []*jsonValue
 }
+
+// kindNodes are the shared, never modified, nodes a skip-mode parser returns: only
+// their kind is meaningful.
+var kindNodes = [...]jsonValue{
+	jsonNull:   {kind: jsonNull},
+	jsonBool:   {kind: jsonBool},
+	jsonNumber: {kind: jsonNumber},
+	jsonString: {kind: jsonString},
+	jsonArray:  {kind: jsonArray},
+	jsonObject: {kind: jsonObject},
+}
+
+// kindNode returns the shared node of kind k (skip mode).
+func kindNode(k jsonKind) *jsonValue { return &kindNodes[k] }
 
 // node returns a fresh node from the slab.
 func (p *parser) node(v jsonValue) *jsonValue {
@@ -186,7 +220,7 @@ func (p *parser) value(depth int) (*jsonValue, error) {
 	}
 	switch c := p.b[p.i]; {
 	case c == '{':
-		return p.object(depth + 1)
+		return p.object(depth+1, nil)
 	case c == '[':
 		return p.array(depth + 1)
 	case c == '"':
@@ -194,31 +228,57 @@ func (p *parser) value(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
+		if p.skip {
+			return kindNode(jsonString), nil
+		}
 		return p.node(jsonValue{kind: jsonString, str: s}), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
 		if p.literal("true") {
+			if p.skip {
+				return kindNode(jsonBool), nil
+			}
 			return p.node(jsonValue{kind: jsonBool, boolean: true}), nil
 		}
 	case c == 'f':
 		if p.literal("false") {
+			if p.skip {
+				return kindNode(jsonBool), nil
+			}
 			return p.node(jsonValue{kind: jsonBool}), nil
 		}
 	case c == 'n':
 		if p.literal("null") {
+			if p.skip {
+				return kindNode(jsonNull), nil
+			}
 			return p.node(jsonValue{kind: jsonNull}), nil
 		}
 	}
 	return nil, p.errf("unexpected %s, expected a value", p.describe())
 }
 
-func (p *parser) object(depth int) (*jsonValue, error) {
+// keepFunc reads the value of the member key of an object parsed shallowly (the
+// envelope, see envelopeRoot), at p.i, at the nesting depth of the object. It
+// returns the node to keep, or nil to drop the member (the value is consumed
+// either way).
+type keepFunc func(p *parser, key string, depth int) (*jsonValue, error)
+
+// object parses an object starting at '{'. With keep, the members are read by keep
+// and only those it returns are kept, in a fresh node; the checks (duplicate keys,
+// syntax) are the same.
+func (p *parser) object(depth int, keep keepFunc) (*jsonValue, error) {
 	if depth > maxJSONDepth {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '{'
-	v := p.node(jsonValue{kind: jsonObject, obj: []jsonMember{}})
+	var v *jsonValue
+	if p.skip && keep == nil {
+		v = kindNode(jsonObject)
+	} else {
+		v = p.node(jsonValue{kind: jsonObject, obj: []jsonMember{}})
+	}
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == '}' {
 		p.i++
@@ -236,26 +296,8 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(p.mstack)-base >= 32 && seen == nil {
-			seen = make(map[string]struct{}, 16)
-			for _, m := range p.mstack[base:] {
-				seen[m.key] = struct{}{}
-			}
-		}
-		dup := false
-		if seen != nil {
-			_, dup = seen[key]
-			seen[key] = struct{}{}
-		} else {
-			for _, m := range p.mstack[base:] {
-				if m.key == key {
-					dup = true
-					break
-				}
-			}
-		}
-		if dup {
-			return nil, &syntaxError{off: keyAt, msg: fmt.Sprintf("duplicate object key %q", key)}
+		if err := p.checkKey(base, keyAt, key, &seen); err != nil {
+			return nil, err
 		}
 		p.skipSpace()
 		if p.i >= len(p.b) || p.b[p.i] != ':' {
@@ -263,7 +305,12 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 		}
 		p.i++
 		p.skipSpace()
-		val, err := p.value(depth)
+		var val *jsonValue
+		if keep != nil {
+			val, err = keep(p, key, depth)
+		} else {
+			val, err = p.value(depth)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +325,18 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case '}':
 			p.i++
-			v.obj = p.memberSlice(p.mstack[base:])
+			switch {
+			case keep != nil:
+				kept := p.mstack[base:base]
+				for _, m := range p.mstack[base:] {
+					if m.val != nil {
+						kept = append(kept, m)
+					}
+				}
+				v.obj = p.memberSlice(kept)
+			case !p.skip:
+				v.obj = p.memberSlice(p.mstack[base:])
+			}
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or '}'", p.describe())
@@ -286,12 +344,44 @@ func (p *parser) object(depth int) (*jsonValue, error) {
 	}
 }
 
+// checkKey checks that key, read at keyAt, is not one of the keys of the object
+// being parsed (p.mstack[base:]; *seen indexes them from 32 keys on).
+func (p *parser) checkKey(base, keyAt int, key string, seen *map[string]struct{}) error {
+	if len(p.mstack)-base >= 32 && *seen == nil {
+		*seen = make(map[string]struct{}, 16)
+		for _, m := range p.mstack[base:] {
+			(*seen)[m.key] = struct{}{}
+		}
+	}
+	dup := false
+	if *seen != nil {
+		_, dup = (*seen)[key]
+		(*seen)[key] = struct{}{}
+	} else {
+		for _, m := range p.mstack[base:] {
+			if m.key == key {
+				dup = true
+				break
+			}
+		}
+	}
+	if dup {
+		return &syntaxError{off: keyAt, msg: fmt.Sprintf("duplicate object key %q", key)}
+	}
+	return nil
+}
+
 func (p *parser) array(depth int) (*jsonValue, error) {
 	if depth > maxJSONDepth {
 		return nil, p.errf("nesting deeper than %d", maxJSONDepth)
 	}
 	p.i++ // '['
-	v := p.node(jsonValue{kind: jsonArray, arr: []*jsonValue{}})
+	var v *jsonValue
+	if p.skip {
+		v = kindNode(jsonArray)
+	} else {
+		v = p.node(jsonValue{kind: jsonArray, arr: []*jsonValue{}})
+	}
 	p.skipSpace()
 	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
@@ -304,7 +394,9 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.astack = append(p.astack, val)
+		if !p.skip {
+			p.astack = append(p.astack, val)
+		}
 		p.skipSpace()
 		if p.i >= len(p.b) {
 			return nil, p.errf("unexpected end of input, expected ',' or ']'")
@@ -315,7 +407,9 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 			p.skipSpace()
 		case ']':
 			p.i++
-			v.arr = p.elemSlice(p.astack[base:])
+			if !p.skip {
+				v.arr = p.elemSlice(p.astack[base:])
+			}
 			return v, nil
 		default:
 			return nil, p.errf("unexpected %s, expected ',' or ']'", p.describe())
@@ -326,6 +420,18 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func (p *parser) number() (*jsonValue, error) {
+	lit, err := p.numberLit()
+	if err != nil {
+		return nil, err
+	}
+	if p.skip {
+		return kindNode(jsonNumber), nil
+	}
+	return p.node(jsonValue{kind: jsonNumber, str: lit}), nil
+}
+
+// numberLit reads a number literal and checks that it does not overflow a float64.
+func (p *parser) numberLit() (string, error) {
 	start := p.i
 	if p.b[p.i] == '-' {
 		p.i++
@@ -338,12 +444,12 @@ func (p *parser) number() (*jsonValue, error) {
 			p.i++
 		}
 	default:
-		return nil, p.errf("unexpected %s in number, expected a digit", p.describe())
+		return "", p.errf("unexpected %s in number, expected a digit", p.describe())
 	}
 	if p.i < len(p.b) && p.b[p.i] == '.' {
 		p.i++
 		if p.i >= len(p.b) || !isDigit(p.b[p.i]) {
-			return nil, p.errf("unexpected %s after decimal point, expected a digit", p.describe())
+			return "", p.errf("unexpected %s after decimal point, expected a digit", p.describe())
 		}
 		for p.i < len(p.b) && isDigit(p.b[p.i]) {
 			p.i++
@@ -355,7 +461,7 @@ func (p *parser) number() (*jsonValue, error) {
 			p.i++
 		}
 		if p.i >= len(p.b) || !isDigit(p.b[p.i]) {
-			return nil, p.errf("unexpected %s in exponent, expected a digit", p.describe())
+			return "", p.errf("unexpected %s in exponent, expected a digit", p.describe())
 		}
 		for p.i < len(p.b) && isDigit(p.b[p.i]) {
 			p.i++
@@ -364,10 +470,10 @@ func (p *parser) number() (*jsonValue, error) {
 	lit := p.src[start:p.i]
 	if !smallNumber(lit) {
 		if _, err := strconv.ParseFloat(lit, 64); err != nil {
-			return nil, &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
+			return "", &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
 		}
 	}
-	return p.node(jsonValue{kind: jsonNumber, str: lit}), nil
+	return lit, nil
 }
 
 // smallNumber reports whether lit (a valid JSON number) is a plain integer of at
@@ -421,13 +527,51 @@ func (p *parser) hex4() (rune, error) {
 	return r, nil
 }
 
+// Eight-byte words for special8: the byte 0x01 in every lane, the high bit of every lane.
+const (
+	lanes01 = 0x0101010101010101
+	lanes80 = 0x8080808080808080
+)
+
+// special8 reports whether one of the 8 bytes of w (len(w) == 8) is '"', '\\', a
+// control character (< 0x20) or not ASCII (>= 0x80): the bytes a string scanner
+// must look at one by one. It may also report true for a byte after such a byte.
+func special8(w []byte) bool {
+	x := binary.LittleEndian.Uint64(w)
+	q := x ^ ('"' * lanes01)
+	bs := x ^ ('\\' * lanes01)
+	t := (x - 0x20*lanes01) | (q - lanes01) | (bs - lanes01)
+	// A lane of t has its high bit set when the lane of x (or of x^'"', x^'\\') is
+	// below 0x20 (or zero) and x's is not: exact up to the first such lane.
+	return (t|x)&lanes80 != 0
+}
+
+// strSpecial marks the bytes special8 looks for: '"', '\\', control characters and
+// non-ASCII bytes.
+var strSpecial = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
 // string parses a string starting at the opening quote and returns its
 // unescaped value.
 func (p *parser) string() (string, error) {
 	p.i++ // '"'
 	start := p.i
-	// Fast path: no escapes.
+	// Fast path: no escapes. Eight plain bytes at a time, then one by one up to
+	// the next byte that is not plain (strSpecial).
 	for p.i < len(p.b) {
+		for p.i+8 <= len(p.b) && !special8(p.b[p.i:p.i+8]) {
+			p.i += 8
+		}
+		for p.i < len(p.b) && !strSpecial[p.b[p.i]] {
+			p.i++
+		}
+		if p.i >= len(p.b) {
+			break
+		}
 		c := p.b[p.i]
 		if c == '"' {
 			s := p.src[start:p.i]
@@ -439,10 +583,6 @@ func (p *parser) string() (string, error) {
 		}
 		if c < 0x20 {
 			return "", p.errf("unescaped control character 0x%02x in string", c)
-		}
-		if c < utf8.RuneSelf {
-			p.i++
-			continue
 		}
 		r, size := utf8.DecodeRune(p.b[p.i:])
 		if r == utf8.RuneError && size == 1 {
@@ -622,6 +762,17 @@ func exactInt64(lit string) (int64, intVerdict) {
 		}
 	}
 	if plain {
+		digits := strings.TrimPrefix(lit, "-")
+		if len(digits) > 0 && len(digits) <= 18 { // fits an int64: no ParseInt needed
+			var n int64
+			for i := 0; i < len(digits); i++ {
+				n = n*10 + int64(digits[i]-'0')
+			}
+			if len(digits) < len(lit) {
+				n = -n
+			}
+			return n, intOK
+		}
 		n, err := strconv.ParseInt(lit, 10, 64)
 		if err != nil {
 			return 0, intOutOfRange

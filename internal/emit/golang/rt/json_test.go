@@ -617,3 +617,28 @@ func TestStringRoundTripThroughParser(t *testing.T) {
 		}
 	}
 }
+
+func TestSpecial8(t *testing.T) {
+	t.Parallel()
+	isSpecial := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+	// Every byte value in every lane, the other lanes plain ASCII letters.
+	for lane := 0; lane < 8; lane++ {
+		for c := 0; c < 256; c++ {
+			w := []byte("abcdefgh")
+			w[lane] = byte(c)
+			if got, want := special8(w), isSpecial(byte(c)); got != want {
+				t.Fatalf("special8(%q) = %v, want %v", w, got, want)
+			}
+		}
+	}
+	// Pairs of bytes (the lanes borrow from each other): exact on the whole word.
+	for c1 := 0; c1 < 256; c1++ {
+		for c2 := 0; c2 < 256; c2 += 7 {
+			w := []byte{'x', byte(c1), byte(c2), 'y', 'z', byte(c2), '~', ' '}
+			want := isSpecial(byte(c1)) || isSpecial(byte(c2))
+			if got := special8(w); got != want {
+				t.Fatalf("special8(%q) = %v, want %v", w, got, want)
+			}
+		}
+	}
+}

@@ -258,9 +258,7 @@ func encodeMessage(msg any, t *typeDesc) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var d decoder
-	validateValue(&d, t, data)
-	if err := d.errs.errOrNil(); err != nil {
+	if err := validateWith(t, data); err != nil {
 		return nil, err
 	}
 	urn, traceID, attempts, dl := *m.urn, *m.traceID, *m.attempts, *m.deadLetter
@@ -327,14 +325,47 @@ func appendOptString(b []byte, s *string) []byte {
 
 // ---- decoding the envelope ----
 
-// envelope is a parsed and checked envelope whose data is not yet decoded.
+// envelope is a parsed and checked envelope whose data is not yet decoded (the
+// data value starts at byte p.dataAt of p.src), or, for Router.Dispatch's one-pass
+// path, a body not parsed yet (lazy); fill then decodes data with the descriptor
+// of the handler's message type (see "the consume path without a tree" in
+// stream.go).
 type envelope struct {
 	urn        string
 	traceID    string
-	data       *jsonValue
+	data       *jsonValue // only its kind
 	meta       Meta
 	attempts   int
 	deadLetter *DeadLetter
+	p          parser
+
+	// lazy: body is parsed by fill, data decoded in the same pass.
+	lazy bool
+	body []byte
+	// fatal is the error fill found in the body itself (syntax, envelope rule):
+	// Dispatch returns it as it is, not as a handler error.
+	fatal error
+
+	sink dataSink
+	// Inline buffers for the parser and the decoder, so that one (pooled) object
+	// holds a typical envelope: its shallow tree, the key stack, the data path.
+	nodeBuf   [10]jsonValue
+	memberBuf [12]jsonMember
+	stackBuf  [16]jsonMember
+	pathBuf   [16]pathElem
+}
+
+// envelopes recycles Router.Dispatch's envelopes: nothing refers to one once the
+// handler has returned (the message holds copies, and strings of the body copy).
+var envelopes = sync.Pool{New: func() any { return new(envelope) }}
+
+// getEnvelope returns an empty envelope from the pool.
+func getEnvelope() *envelope { return envelopes.Get().(*envelope) }
+
+// release empties env and returns it to the pool.
+func (env *envelope) release() {
+	*env = envelope{}
+	envelopes.Put(env)
 }
 
 func member(obj []jsonMember, key string) *jsonValue {
@@ -380,55 +411,62 @@ func envString(v *jsonValue, what string) (string, error) {
 	return v.str, nil
 }
 
-// decodeEnvelope parses body and checks the envelope rules (CONTRACT §1, §2,
-// §5, §6); unknown keys are tolerated at every level.
-func decodeEnvelope(body []byte) (*envelope, error) {
-	root, err := parseJSON(body)
+// decode parses body into env and checks the envelope rules (CONTRACT §1, §2,
+// §5, §6); unknown keys are tolerated at every level. A syntax error anywhere in
+// the body, data included, comes first; data is decoded only into env.p.sink, if
+// set.
+func (env *envelope) decode(body []byte) error {
+	root, err := env.parse(body)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	return env.check(root)
+}
+
+// check applies the envelope rules to the shallow tree root of a parsed body.
+func (env *envelope) check(root *jsonValue) error {
+	var err error
 	if root.kind != jsonObject {
-		return nil, malformed("body must be a JSON object, got %s", root.kind)
+		return malformed("body must be a JSON object, got %s", root.kind)
 	}
-	env := &envelope{}
 
 	// meta and schema_version first: an unsupported version is not parsed
 	// any further (CONTRACT §6).
 	mv := member(root.obj, "meta")
 	if mv == nil {
-		return nil, malformed("missing meta")
+		return malformed("missing meta")
 	}
 	if mv.kind != jsonObject {
-		return nil, malformed("meta must be an object, got %s", mv.kind)
+		return malformed("meta must be an object, got %s", mv.kind)
 	}
 	sv := member(mv.obj, "schema_version")
 	if sv == nil {
-		return nil, malformed("missing meta.schema_version")
+		return malformed("missing meta.schema_version")
 	}
 	if sv.kind != jsonNumber {
-		return nil, malformed("meta.schema_version must be an integer, got %s", sv.kind)
+		return malformed("meta.schema_version must be an integer, got %s", sv.kind)
 	}
 	switch n, verdict := exactInt64(sv.str); {
 	case verdict == intNotInteger:
-		return nil, malformed("meta.schema_version must be an integer, got %s", abbreviate(sv.str))
+		return malformed("meta.schema_version must be an integer, got %s", abbreviate(sv.str))
 	case verdict == intOutOfRange || n != 1:
-		return nil, fmt.Errorf("%w: %s (supported: 1)", ErrUnsupportedSchemaVersion, abbreviate(sv.str))
+		return fmt.Errorf("%w: %s (supported: 1)", ErrUnsupportedSchemaVersion, abbreviate(sv.str))
 	}
 	env.meta.SchemaVersion = 1
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"id", &env.meta.ID}, {"queue", &env.meta.Queue}, {"lang", &env.meta.Lang}} {
+	for _, f := range [...]struct {
+		key, what string
+		dst       *string
+	}{{"id", "meta.id", &env.meta.ID}, {"queue", "meta.queue", &env.meta.Queue}, {"lang", "meta.lang", &env.meta.Lang}} {
 		if v := member(mv.obj, f.key); v != nil {
-			if *f.dst, err = envString(v, "meta."+f.key); err != nil {
-				return nil, err
+			if *f.dst, err = envString(v, f.what); err != nil {
+				return err
 			}
 		}
 	}
 	if v := member(mv.obj, "created_at"); v != nil {
 		n, err := envInt(v, "meta.created_at")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		env.meta.CreatedAt = Timestamp(n)
 	}
@@ -441,46 +479,46 @@ func decodeEnvelope(body []byte) (*envelope, error) {
 		iv = member(root.obj, "urn")
 	}
 	if iv == nil {
-		return nil, malformed("no identity: neither job nor urn")
+		return malformed("no identity: neither job nor urn")
 	}
 	if env.urn, err = envString(iv, idKey); err != nil {
-		return nil, err
+		return err
 	}
 	if env.urn == "" {
-		return nil, malformed("%s is empty", idKey)
+		return malformed("%s is empty", idKey)
 	}
 
 	tv := member(root.obj, "trace_id")
 	if tv == nil {
-		return nil, malformed("missing trace_id")
+		return malformed("missing trace_id")
 	}
 	if env.traceID, err = envString(tv, "trace_id"); err != nil {
-		return nil, err
+		return err
 	}
 	if strings.TrimSpace(env.traceID) == "" {
-		return nil, malformed("blank trace_id")
+		return malformed("blank trace_id")
 	}
 
 	env.data = member(root.obj, "data")
 	if env.data == nil {
-		return nil, malformed("missing data")
+		return malformed("missing data")
 	}
 	if env.data.kind != jsonObject {
-		return nil, malformed("data must be an object, got %s", env.data.kind)
+		return malformed("data must be an object, got %s", env.data.kind)
 	}
 
 	if v := member(root.obj, "attempts"); v != nil {
 		if env.attempts, err = envCount(v, "attempts"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 
 	if v := member(root.obj, "dead_letter"); v != nil {
 		if env.deadLetter, err = decodeDeadLetter(v); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return env, nil
+	return nil
 }
 
 // decodeDeadLetter reads the dead_letter block (CONTRACT §5): reason,
@@ -535,11 +573,33 @@ func decodeDeadLetter(v *jsonValue) (*DeadLetter, error) {
 
 // fill stores the checked envelope in the *Message[T] msg and decodes and
 // validates its data (described by t); the error is a ValidationErrors
-// (ErrInvalidData).
+// (ErrInvalidData), or, recorded in env.fatal as well, ErrMalformedEnvelope or
+// ErrUnsupportedSchemaVersion when the body is not strict JSON or (lazy) breaks an
+// envelope rule.
 func (env *envelope) fill(msg any, t *typeDesc) error {
 	m := refsOf(msg)
+	if env.lazy {
+		env.sink = dataSink{t: t, v: m.data}
+		env.sink.d.path = env.pathBuf[:0]
+		env.p.sink = &env.sink
+		root, err := env.parse(env.body)
+		if err == nil {
+			err = env.check(root)
+		}
+		if err != nil {
+			env.fatal = err
+			return err
+		}
+	}
 	*m.urn, *m.traceID, *m.meta, *m.attempts, *m.deadLetter = env.urn, env.traceID, env.meta, env.attempts, env.deadLetter
-	return decodeTree(env.data, t, m.data)
+	if env.sink.done {
+		return env.sink.finish()
+	}
+	err := decodeStreamAt(&env.p, env.p.dataAt, 1, false, t, m.data)
+	if _, ok := err.(*syntaxError); ok {
+		env.fatal = err
+	}
+	return err
 }
 
 // decodeMessageInto decodes an envelope whose URN must be urn into the
@@ -547,8 +607,10 @@ func (env *envelope) fill(msg any, t *typeDesc) error {
 // ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN), or the data's
 // ValidationErrors (ErrInvalidData).
 func decodeMessageInto(body []byte, urn string, msg any, t *typeDesc) error {
-	env, err := decodeEnvelope(body)
-	if err != nil {
+	env := &envelope{}
+	env.sink = dataSink{t: t, v: refsOf(msg).data}
+	env.p.sink = &env.sink
+	if err := env.decode(body); err != nil {
 		return err
 	}
 	if env.urn != urn {
@@ -618,9 +680,7 @@ func newUUIDv4() string {
 // schema_version 1, created_at now in Unix ms, attempts 0.
 func initMessage(msg any, t *typeDesc, urn, defaultQueue string, opts []Option) error {
 	m := refsOf(msg)
-	var d decoder
-	validateValue(&d, t, m.data)
-	if err := d.errs.errOrNil(); err != nil {
+	if err := validateWith(t, m.data); err != nil {
 		return err
 	}
 	o := options{queue: defaultQueue}
@@ -755,8 +815,25 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 			return malformed("body of %d bytes is over the limit of %d bytes (WithMaxBodySize)", len(body), limit)
 		}
 	}
-	env, err := decodeEnvelope(body)
-	if err != nil {
+	// One pass when job comes first, as producers write it: the handler of that
+	// URN parses the body in fill, decoding data with its descriptor on the way.
+	// fill rejects the body exactly as envelope.decode would (env.fatal); a body
+	// that passes it has that job as its identity.
+	if urn, ok := leadingJob(body); ok {
+		r.mu.RLock()
+		h := r.handlers[string(urn)]
+		r.mu.RUnlock()
+		if h != nil {
+			env := getEnvelope()
+			env.lazy, env.body = true, body
+			err := env.dispatch(ctx, h)
+			env.release()
+			return err
+		}
+	}
+	env := getEnvelope()
+	defer env.release()
+	if err := env.decode(body); err != nil {
 		return err
 	}
 	r.mu.RLock()
@@ -765,10 +842,42 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 	if h == nil {
 		return fmt.Errorf("%w: no handler for %q", ErrUnknownURN, env.urn)
 	}
+	return env.dispatch(ctx, h)
+}
+
+// dispatch calls the handler h (which fills a message from env) and classifies its
+// error.
+func (env *envelope) dispatch(ctx context.Context, h func(context.Context, *envelope) error) error {
 	if err := h(ctx, env); err != nil {
-		return fmt.Errorf("%s: %w", env.urn, err)
+		if env.fatal != nil {
+			return env.fatal
+		}
+		urn := env.urn
+		if u, ok := leadingJob(env.body); ok && urn == "" { // h failed before fill
+			urn = string(u)
+		}
+		return fmt.Errorf("%s: %w", urn, err)
 	}
 	return nil
+}
+
+// leadingJob returns the text of the job string when body starts with {"job":"
+// and that string has no escape; the caller must still parse the body.
+func leadingJob(body []byte) ([]byte, bool) {
+	const prefix = `{"job":"`
+	if len(body) < len(prefix) || string(body[:len(prefix)]) != prefix {
+		return nil, false
+	}
+	rest := body[len(prefix):]
+	for i, c := range rest {
+		switch c {
+		case '"':
+			return rest[:i], true
+		case '\\':
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason

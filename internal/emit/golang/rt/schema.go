@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -128,6 +129,30 @@ func (d *decoder) at() string {
 		}
 	}
 	return p
+}
+
+// decoders recycles decoders with their path stacks, so that a validation that
+// finds nothing allocates nothing (getDecoder, release).
+var decoders = sync.Pool{New: func() any { return &decoder{path: make([]pathElem, 0, 16)} }}
+
+// getDecoder returns an empty decoder from the pool.
+func getDecoder() *decoder { return decoders.Get().(*decoder) }
+
+// release empties d and returns it to the pool; its errors, owned by the error the
+// caller returns, are left to the caller.
+func (d *decoder) release() {
+	clear(d.path[:cap(d.path)])
+	*d = decoder{path: d.path[:0]}
+	decoders.Put(d)
+}
+
+// validateWith validates v (of t's Go type); the error is a ValidationErrors or nil.
+func validateWith(t *typeDesc, v reflect.Value) error {
+	d := getDecoder()
+	validateValue(d, t, v)
+	err := d.errs.errOrNil()
+	d.release()
+	return err
 }
 
 func (d *decoder) pushKey(k string) {
@@ -344,13 +369,15 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 	switch t.kind {
 	case kString:
 		s := v.String()
-		if t.flags&(fMin|fMax) != 0 {
+		// len(s) bounds the code point count from above and len(s)/4 from below
+		// (an invalid byte counts as one): count only when they do not decide.
+		if (t.flags&fMax != 0 && int64(len(s)) > t.hi) || (t.flags&fMin != 0 && int64(len(s)+3)/4 < t.lo) {
 			n := int64(utf8.RuneCountInString(s))
 			if (t.flags&fMin != 0 && n < t.lo) || (t.flags&fMax != 0 && n > t.hi) {
 				checkLength(e, d.at(), s, int(bound(t, fMin, t.lo)), int(bound(t, fMax, t.hi)))
 			}
 		}
-		if t.pattern != nil && !(*t.pattern).MatchString(s) {
+		if t.pattern != nil && !matchPattern(*t.pattern, s) {
 			checkPattern(e, d.at(), s, *t.pattern)
 		}
 		if t.format != "" && formatError(t.format, s) != nil {
@@ -433,7 +460,7 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			}
 		}
 	case kMap:
-		if t.elem.flags&fChecked != 0 && v.Len() > 0 {
+		if t.elem.flags&fChecked != 0 && v.Len() > 0 && !mapValid(d, t.elem, v) {
 			keys := v.MapKeys()
 			slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 			for _, k := range keys {
@@ -443,6 +470,52 @@ func validateValue(d *decoder, t *typeDesc, v reflect.Value) {
 			}
 		}
 	}
+}
+
+// mapValid reports whether every value of the map v (values described by t) is
+// valid, cheaply (no sorted keys, no paths): validateValue then reports a map only
+// when it is not. It answers false when it cannot tell without the paths (number
+// ties recorded by the decoder).
+func mapValid(d *decoder, t *typeDesc, v reflect.Value) bool {
+	if d.ties != nil {
+		return false
+	}
+	if et := resolve(t); et.kind == kString && t.flags&fNullable == 0 && v.CanInterface() {
+		if m, ok := v.Interface().(map[string]string); ok {
+			for _, s := range m {
+				if !stringValid(et, s) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	var sub decoder
+	var it reflect.MapIter
+	it.Reset(v)
+	val := reflect.New(v.Type().Elem()).Elem()
+	for it.Next() {
+		val.SetIterValue(&it)
+		validateValue(&sub, t, val)
+		if len(sub.errs) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// stringValid reports whether s passes the checks validateValue makes on a string
+// described by the resolved t (whose use site is checked).
+func stringValid(t *typeDesc, s string) bool {
+	if (t.flags&fMax != 0 && int64(len(s)) > t.hi) || (t.flags&fMin != 0 && int64(len(s)+3)/4 < t.lo) {
+		n := int64(utf8.RuneCountInString(s))
+		if (t.flags&fMin != 0 && n < t.lo) || (t.flags&fMax != 0 && n > t.hi) {
+			return false
+		}
+	}
+	return (t.pattern == nil || matchPattern(*t.pattern, s)) &&
+		(t.format == "" || formatError(t.format, s) == nil) &&
+		(t.enum == nil || slices.Contains(t.enum, s))
 }
 
 // bound returns b when t has flag f, else -1 (no bound).
@@ -604,9 +677,7 @@ func encodeValue(b []byte, t *typeDesc, v reflect.Value) []byte {
 // validateAny validates *x (x is a pointer to t's Go type); the error is a
 // ValidationErrors or nil.
 func validateAny(x any, t *typeDesc) error {
-	var d decoder
-	validateValue(&d, t, reflect.ValueOf(x).Elem())
-	return d.errs.errOrNil()
+	return validateWith(t, reflect.ValueOf(x).Elem())
 }
 
 // marshalAny returns the compact JSON of *x (x is a pointer to t's Go type).
@@ -614,32 +685,22 @@ func marshalAny(x any, t *typeDesc) ([]byte, error) {
 	return encodeValue(nil, t, reflect.ValueOf(x).Elem()), nil
 }
 
-// unmarshalAny strictly parses b, decodes it into a fresh value, validates it
+// unmarshalAny strictly decodes b into a fresh value (decodeStreamAt), validates it
 // and only then stores it in *x: on error *x is unchanged. Every error is a
 // ValidationErrors (ErrInvalidData); a syntax error is reported at $.
 func unmarshalAny(b []byte, x any, t *typeDesc) error {
-	j, err := parseJSON(b)
-	if err != nil {
-		return ValidationErrors{{Path: "$", Message: syntaxMessage(err)}}
-	}
+	p := &parser{b: b, src: string(b)}
+	p.skipSpace()
 	dst := reflect.ValueOf(x).Elem()
 	tmp := reflect.New(dst.Type()).Elem()
-	if err := decodeTree(j, t, tmp); err != nil {
+	if err := decodeStreamAt(p, p.i, 0, true, t, tmp); err != nil {
+		if _, ok := err.(*syntaxError); ok {
+			return ValidationErrors{{Path: "$", Message: syntaxMessage(err)}}
+		}
 		return err
 	}
 	dst.Set(tmp)
 	return nil
-}
-
-// decodeTree decodes and validates the tree j into v.
-func decodeTree(j *jsonValue, t *typeDesc, v reflect.Value) error {
-	var d decoder
-	decodeValue(&d, t, v, j)
-	if len(d.errs) > 0 {
-		return d.errs
-	}
-	validateValue(&d, t, v)
-	return d.errs.errOrNil()
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
