@@ -263,6 +263,14 @@ func write(b *bytes.Buffer, v any, depth int) error {
 // characters (white space, separators, format and control characters) are written as
 // \u escapes (four hex digits) so that a reader of the file sees them.
 func writeString(b *bytes.Buffer, s string) {
+	if plainASCII(s) {
+		// What encoding/json writes for it, without an encoder per string (most
+		// strings of a schema: keys, types, formats, patterns).
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -276,4 +284,15 @@ func writeString(b *bytes.Buffer, s string) {
 		}
 		b.WriteRune(r)
 	}
+}
+
+// plainASCII reports whether s holds only printable ASCII other than `"` and `\`:
+// the bytes encoding/json (HTML escaping off) writes unchanged.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

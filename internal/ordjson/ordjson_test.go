@@ -1,7 +1,9 @@
 package ordjson
 
 import (
+	"bytes"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +55,28 @@ func TestDecodeRoundTrip(t *testing.T) {
 	for _, bad := range []string{"{", "[1,]", "1 2", ""} {
 		if _, err := Decode([]byte(bad)); err == nil {
 			t.Errorf("Decode(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestWriteStringFastPath checks that the plain-ASCII fast path of writeString writes
+// what the encoder path writes, for every single byte and for mixed strings.
+func TestWriteStringFastPath(t *testing.T) {
+	t.Parallel()
+	slow := func(s string) string {
+		var b bytes.Buffer
+		writeString(&b, s+"\u00e9") // not plain: the encoder path
+		return strings.TrimSuffix(b.String(), "\u00e9\"") + "\""
+	}
+	cases := []string{"", "order_id", "^[A-Z]{2}$", `a"b`, `a\b`, "tab\there", "del\x7f", "<&>", "https://x.y/z?a=1&b=2"}
+	for c := 0; c < 0x80; c++ {
+		cases = append(cases, "x"+string(rune(c))+"y")
+	}
+	for _, s := range cases {
+		var fast bytes.Buffer
+		writeString(&fast, s)
+		if got, want := fast.String(), slow(s); got != want {
+			t.Errorf("writeString(%q) = %s, want %s", s, got, want)
 		}
 	}
 }
