@@ -495,7 +495,11 @@ func keyKinds(key string) []string {
 	return out
 }
 
+// ratOf is the exact value of the number literal n (0 when it is not one).
 func ratOf(n json.Number) *big.Rat {
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return new(big.Rat).SetInt64(i) // the common case, without big.Rat's parser
+	}
 	r, ok := new(big.Rat).SetString(string(n))
 	if !ok {
 		return new(big.Rat)
