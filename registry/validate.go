@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"sort"
 	"strconv"
@@ -174,9 +175,21 @@ func validationJSON(n *tnode, w where) any {
 		case w == atProps, w == atTypes:
 			next = atField
 		}
-		m[e.key] = validationJSON(e.val, next)
+		v := validationJSON(e.val, next)
+		if w == atProps && isStandIn(v) {
+			// Nothing in the format schema looks at a property's name or at how
+			// many there are: a valid field need not be there at all.
+			continue
+		}
+		m[e.key] = v
 	}
 	return m
+}
+
+// isStandIn reports whether v is fieldStandIn.
+func isStandIn(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == len(fieldStandIn) && reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(fieldStandIn).UnsafePointer()
 }
 
 // fieldJSON is validationJSON of a field schema: fieldStandIn when the subtree is a
