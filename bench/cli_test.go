@@ -23,10 +23,16 @@ var (
 	buildErr  error
 )
 
-// bqgen builds cmd/bqgen once per test process and returns the binary's path.
+// bqgen builds cmd/bqgen once per test process and returns the binary's path; the
+// environment variable BQGEN_BENCH_BINARY names another binary to time instead (an
+// older build, for a before/after comparison with benchstat).
 func bqgen(b *testing.B) string {
 	b.Helper()
 	buildOnce.Do(func() {
+		if bin := os.Getenv("BQGEN_BENCH_BINARY"); bin != "" {
+			binary = bin
+			return
+		}
 		dir, err := os.MkdirTemp("", "bqgen-bench-")
 		if err != nil {
 			buildErr = err

@@ -1712,16 +1712,11 @@ func (p *parser) object(depth int, keep keepFunc) (*jsonValue, error) {
 			return nil, err
 		}
 		p.mstack = append(p.mstack, jsonMember{key: key, val: val})
-		p.skipSpace()
-		if p.i >= len(p.b) {
-			return nil, p.errf("unexpected end of input, expected ',' or '}'")
+		more, err := p.memberEnd()
+		if err != nil {
+			return nil, err
 		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.skipSpace()
-		case '}':
-			p.i++
+		if !more {
 			switch {
 			case keep != nil:
 				kept := p.mstack[base:base]
@@ -1735,8 +1730,6 @@ func (p *parser) object(depth int, keep keepFunc) (*jsonValue, error) {
 				v.obj = p.memberSlice(p.mstack[base:])
 			}
 			return v, nil
-		default:
-			return nil, p.errf("unexpected %s, expected ',' or '}'", p.describe())
 		}
 	}
 }
@@ -3654,12 +3647,7 @@ func decodeObject(d *decoder, t *typeDesc, v reflect.Value, j *jsonValue) {
 		next = i + 1
 		seen[i] = true
 		f := &t.fields[i]
-		fv := v.Field(i)
-		if fv.Kind() == reflect.Pointer {
-			nv := reflect.New(fv.Type().Elem())
-			fv.Set(nv)
-			fv = nv.Elem()
-		}
+		fv := fieldTarget(v, i)
 		d.pushKey(f.key)
 		decodeValue(d, &f.typ, fv, mem.val)
 		d.pop()
@@ -4051,6 +4039,18 @@ func appendScalar(b []byte, t *typeDesc, v reflect.Value) []byte {
 		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
 	}
 	return b
+}
+
+// fieldTarget returns where the decoders write field i of the struct v: the field,
+// or for an optional (pointer) field a newly allocated value it now points to.
+func fieldTarget(v reflect.Value, i int) reflect.Value {
+	fv := v.Field(i)
+	if fv.Kind() == reflect.Pointer {
+		nv := reflect.New(fv.Type().Elem())
+		fv.Set(nv)
+		fv = nv.Elem()
+	}
+	return fv
 }
 
 // ---- the consume path without a tree ----
@@ -4459,12 +4459,7 @@ func decodeObjectStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, dep
 				next = i + 1
 				seen[i] = true
 				f := &t.fields[i]
-				fv := v.Field(i)
-				if fv.Kind() == reflect.Pointer {
-					nv := reflect.New(fv.Type().Elem())
-					fv.Set(nv)
-					fv = nv.Elem()
-				}
+				fv := fieldTarget(v, i)
 				d.pushKey(f.key)
 				err = decodeStream(d, p, &f.typ, fv, depth)
 				d.pop()

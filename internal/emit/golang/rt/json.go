@@ -315,16 +315,11 @@ func (p *parser) object(depth int, keep keepFunc) (*jsonValue, error) {
 			return nil, err
 		}
 		p.mstack = append(p.mstack, jsonMember{key: key, val: val})
-		p.skipSpace()
-		if p.i >= len(p.b) {
-			return nil, p.errf("unexpected end of input, expected ',' or '}'")
+		more, err := p.memberEnd()
+		if err != nil {
+			return nil, err
 		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.skipSpace()
-		case '}':
-			p.i++
+		if !more {
 			switch {
 			case keep != nil:
 				kept := p.mstack[base:base]
@@ -338,8 +333,6 @@ func (p *parser) object(depth int, keep keepFunc) (*jsonValue, error) {
 				v.obj = p.memberSlice(p.mstack[base:])
 			}
 			return v, nil
-		default:
-			return nil, p.errf("unexpected %s, expected ',' or '}'", p.describe())
 		}
 	}
 }

@@ -334,12 +334,7 @@ func decodeObject(d *decoder, t *typeDesc, v reflect.Value, j *jsonValue) {
 		next = i + 1
 		seen[i] = true
 		f := &t.fields[i]
-		fv := v.Field(i)
-		if fv.Kind() == reflect.Pointer {
-			nv := reflect.New(fv.Type().Elem())
-			fv.Set(nv)
-			fv = nv.Elem()
-		}
+		fv := fieldTarget(v, i)
 		d.pushKey(f.key)
 		decodeValue(d, &f.typ, fv, mem.val)
 		d.pop()
@@ -731,4 +726,16 @@ func appendScalar(b []byte, t *typeDesc, v reflect.Value) []byte {
 		return appendMoney(b, Money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()})
 	}
 	return b
+}
+
+// fieldTarget returns where the decoders write field i of the struct v: the field,
+// or for an optional (pointer) field a newly allocated value it now points to.
+func fieldTarget(v reflect.Value, i int) reflect.Value {
+	fv := v.Field(i)
+	if fv.Kind() == reflect.Pointer {
+		nv := reflect.New(fv.Type().Elem())
+		fv.Set(nv)
+		fv = nv.Elem()
+	}
+	return fv
 }

@@ -413,12 +413,7 @@ func decodeObjectStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, dep
 				next = i + 1
 				seen[i] = true
 				f := &t.fields[i]
-				fv := v.Field(i)
-				if fv.Kind() == reflect.Pointer {
-					nv := reflect.New(fv.Type().Elem())
-					fv.Set(nv)
-					fv = nv.Elem()
-				}
+				fv := fieldTarget(v, i)
 				d.pushKey(f.key)
 				err = decodeStream(d, p, &f.typ, fv, depth)
 				d.pop()
