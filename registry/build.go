@@ -104,6 +104,7 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		taken  bool // root came from o.cache: it is not put back
 		done   chan struct{}
 	}
+	memo := &fieldMemo{} // the valid field schemas of this load (validate.go)
 	results := make([]result, len(srcs))
 	for i := range results {
 		results[i].done = make(chan struct{})
@@ -140,7 +141,7 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 					if r.root == nil {
 						r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
 						if r.root != nil {
-							r.fd, r.err = validateFormat(r.root)
+							r.fd, r.err = validateFormat(r.root, memo)
 						}
 					}
 				}

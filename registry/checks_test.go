@@ -129,11 +129,11 @@ func TestSplitValidation(t *testing.T) {
 	if root == nil || len(pd) > 0 {
 		t.Fatal(pd)
 	}
-	whole, err := validateFormatSplit(root, false)
+	whole, err := validateFormatSplit(root, false, &fieldMemo{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	split, err := validateFormatSplit(root, true)
+	split, err := validateFormatSplit(root, true, &fieldMemo{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func benchOpts() []Option {
 // BenchmarkProduce: NewOrdersCreatedV2 (validates) + Encode, against building a map
 // payload and marshalling a map envelope with encoding/json.
 func BenchmarkProduce(b *testing.B) {
-	b.Run("typed", func(b *testing.B) {
+	b.Run("impl=typed", func(b *testing.B) {
 		data, opts := benchOrder(), benchOpts()
 		b.ReportAllocs()
 		for b.Loop() {
@@ -83,7 +83,7 @@ func BenchmarkProduce(b *testing.B) {
 			}
 		}
 	})
-	b.Run("map", func(b *testing.B) {
+	b.Run("impl=map", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			env := map[string]any{
@@ -117,7 +117,7 @@ func BenchmarkConsume(b *testing.B) {
 	}
 	ctx := context.Background()
 	var sink int64
-	b.Run("typed", func(b *testing.B) {
+	b.Run("impl=typed", func(b *testing.B) {
 		r := NewRouter()
 		r.HandleOrdersCreatedV2(OrdersCreatedV2HandlerFunc(func(_ context.Context, m Message[OrdersCreatedV2]) error {
 			sink += m.Data.OrderID + m.Data.Total.Amount + int64(len(m.Data.Customer.Email))
@@ -134,7 +134,7 @@ func BenchmarkConsume(b *testing.B) {
 			}
 		}
 	})
-	b.Run("map", func(b *testing.B) {
+	b.Run("impl=map", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(body)))
 		for b.Loop() {

@@ -442,7 +442,9 @@ func EnumText(v any) string {
 	return ""
 }
 
-func quote(s string) string { return `"` + s + `"` }
+// quote is s in Go double quotes, non-printable characters escaped (U+2028 and the
+// like must not reach a terminal raw).
+func quote(s string) string { return strconv.Quote(s) }
 
 // goosArch are the GOOS and GOARCH values that make a file-name suffix a build
 // constraint (go/build); a context file must not end in one of them.

@@ -191,7 +191,10 @@ func render(f *jen.File, name string, tables []byte) (out []byte, err error) {
 	// result would hold on to until the files are written).
 	var w sliceWriter
 	if err := f.Render(&w); err != nil {
-		return nil, fmt.Errorf("golang: rendering %s: %w", name, err)
+		// jen appends the whole unformatted file to a formatting error: keep the
+		// error itself (line:column and what go/format said).
+		msg, _, _ := strings.Cut(err.Error(), " while formatting source:")
+		return nil, fmt.Errorf("golang: rendering %s: %s", name, msg)
 	}
 	return append(w.b, tables...), nil
 }

@@ -396,3 +396,99 @@ func exportedRecv(d *ast.FuncDecl) bool {
 	id, ok := t.(*ast.Ident)
 	return !ok || id.IsExported()
 }
+
+// hostileText is registry text that tries to leave a comment: to close it, to start a
+// block comment, a directive (`//go:generate`, `//line`), or code.
+const hostileText = "/*\n*/ func init() { panic(1) } /*\n*/\n\nHeading Here\n\nText\n\n\tcode line\n    spaced code\n" +
+	"//go:generate sh -c 'echo PWNED'\n//line evil.go:1\n- item\n*/ var Injected = 1 /*\n/* open"
+
+// textRegistry is a registry whose every piece of free text (summary, description,
+// deprecation reason, named type, field and nested object descriptions) is text.
+func textRegistry(text string) *model.Registry {
+	inner := obj(false, prop("code", true, &model.Schema{Kind: model.String, Description: text}))
+	inner.Description = text
+	thing := &model.NamedType{Name: "Thing", Schema: &model.Schema{Kind: model.Object, AdditionalProperties: true, Description: text,
+		Properties: []*model.Property{prop("a", false, &model.Schema{Kind: model.String, Description: text})}}}
+	data := obj(false,
+		prop("id", true, &model.Schema{Kind: model.Integer, Description: text, Deprecation: &model.Deprecation{Reason: text}}),
+		prop("thing", false, &model.Schema{Kind: model.Ref, Ref: "Thing", Named: thing}),
+		prop("parts", false, &model.Schema{Kind: model.Array, Items: inner}),
+		prop("mode", false, &model.Schema{Kind: model.String, Enum: []any{"a", "b"}, Description: text}))
+	return &model.Registry{Version: 1, Types: []*model.NamedType{thing}, Messages: []*model.Message{{
+		URN: "urn:babel:orders:created", Kind: model.Event, Queue: "orders", Summary: text, Description: text,
+		Deprecation: &model.Deprecation{Reason: text}, Data: data,
+	}}}
+}
+
+// TestRegistryTextStaysInComments checks that registry text only ever lands inside
+// `//` comments: the files declare the same identifiers as with plain text, no
+// comment line is a directive or a block comment, and the files are gofmt-stable.
+func TestRegistryTextStaysInComments(t *testing.T) {
+	t.Parallel()
+	decls := func(files []File) map[string]string {
+		out := map[string]string{}
+		for _, f := range files {
+			if f.Name == runtimeFile {
+				continue
+			}
+			fset := token.NewFileSet()
+			af, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
+			if err != nil {
+				t.Fatalf("%s does not parse: %v", f.Name, err)
+			}
+			var names []string
+			for _, d := range af.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					names = append(names, "func "+d.Name.Name)
+				case *ast.GenDecl:
+					for _, sp := range d.Specs {
+						switch sp := sp.(type) {
+						case *ast.TypeSpec:
+							names = append(names, "type "+sp.Name.Name)
+						case *ast.ValueSpec:
+							for _, n := range sp.Names {
+								names = append(names, d.Tok.String()+" "+n.Name)
+							}
+						}
+					}
+				}
+			}
+			out[f.Name] = strings.Join(names, ", ")
+			for _, cg := range af.Comments {
+				for _, c := range cg.List {
+					if !strings.HasPrefix(c.Text, "//") || strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//line") {
+						t.Errorf("%s:%d: comment %q", f.Name, fset.Position(c.Pos()).Line, c.Text)
+					}
+				}
+			}
+			if formatted, err := format.Source(f.Content); err != nil || !bytes.Equal(formatted, f.Content) {
+				t.Errorf("%s is not gofmt-stable (err %v)", f.Name, err)
+			}
+		}
+		return out
+	}
+	hostile := decls(emit(t, textRegistry(hostileText), "events"))
+	plain := decls(emit(t, textRegistry("Plain text."), "events"))
+	for name, want := range plain {
+		if got := hostile[name]; got != want {
+			t.Errorf("%s declares\n%s\nwith hostile text, want\n%s", name, got, want)
+		}
+	}
+}
+
+// TestRenderErrorIsShort checks that a file go/format rejects gives an error with its
+// line and column, not the whole unformatted source that jen appends.
+func TestRenderErrorIsShort(t *testing.T) {
+	t.Parallel()
+	f := newFile("events")
+	f.Comment("/* unterminated")
+	f.Var().Id("x").Op("=").Lit(1)
+	_, err := render(f, "bad.go", nil)
+	if err == nil {
+		t.Fatal("no error for an unterminated comment")
+	}
+	if got := err.Error(); !strings.HasPrefix(got, "golang: rendering bad.go: Error ") || strings.Contains(got, "package events") || strings.Contains(got, "\n") {
+		t.Errorf("error %q: want one line with the position, without the source", got)
+	}
+}

@@ -374,22 +374,37 @@ func comment(lines []string, extra ...string) *jen.Statement {
 		text.WriteByte('\n')
 	}
 	st := jen.Null()
-	for _, l := range strings.Split(strings.TrimSuffix(docComment(text.String()), "\n"), "\n") {
-		st.Comment(l).Line()
+	for _, l := range docComment(text.String()) {
+		st.Comment(l).Line() // l starts with "//": jen writes it as it is
 	}
 	return st
 }
 
-// docComment returns text as the `//` lines of a Go doc comment in the canonical
-// form gofmt gives a doc comment (go/doc/comment): gofmt rewrites a top-level doc
-// comment's text (a lone capitalised line between paragraphs becomes a `# heading`,
-// indented lines a code block), but only when the comment is written at column 1,
-// which jen's raw output is not. Without this, a registry description could make a
-// generated file that gofmt changes.
-func docComment(text string) string {
+// docComment returns text as the lines of a Go doc comment, each starting with `//`,
+// in the canonical form gofmt gives a doc comment (go/doc/comment, and go/printer's
+// formatDocComment for the markers): gofmt rewrites a top-level doc comment's text (a
+// lone capitalised line between paragraphs becomes a `# heading`, indented lines a
+// code block), but only when the comment is written at column 1, which jen's raw
+// output is not; without this, a registry description could make a generated file
+// that gofmt changes. Every line carries its own `//` marker, so no registry text
+// can end the comment or start a directive (`//go:generate`, `//line`): the text
+// "//go:generate x" comes out as "// //go:generate x".
+func docComment(text string) []string {
 	var p doccomment.Parser
 	var pr doccomment.Printer
-	return string(pr.Comment(p.Parse(text)))
+	body := strings.TrimSuffix(string(pr.Comment(p.Parse(text))), "\n")
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		switch {
+		case l == "":
+			lines[i] = "//"
+		case strings.HasPrefix(l, "\t"):
+			lines[i] = "//" + l
+		default:
+			lines[i] = "// " + l
+		}
+	}
+	return lines
 }
 
 // sanitize replaces control characters (which BQ036 rejects anyway) by spaces.
