@@ -214,7 +214,7 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		planned <- plan{}
 	} else {
 		go func() {
-			names, colls := l.planGoNames()
+			names, colls := l.planGoNames(o.goNames != nil)
 			planned <- plan{names, colls}
 		}()
 	}
@@ -235,14 +235,18 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 
 // planGoNames plans the Go names and finds their collisions (BQ030). Messages whose
 // URN is not valid (BQ010–BQ012) are left out: their Go names mean nothing. The
-// names are those of the whole registry when every URN is valid, else nil.
-func (l *loader) planGoNames() (*gonames.Names, []gonames.Collision) {
+// names are those of the whole registry when every URN is valid, else nil; with
+// withNames false only the collisions are found (gonames.Collisions).
+func (l *loader) planGoNames(withNames bool) (*gonames.Names, []gonames.Collision) {
 	reg := *l.reg
 	reg.Messages = nil
 	for _, m := range l.reg.Messages {
 		if !badURN(m.URN) {
 			reg.Messages = append(reg.Messages, m)
 		}
+	}
+	if !withNames {
+		return nil, gonames.Collisions(&reg, l.reg.GoPackage)
 	}
 	names, colls := gonames.Plan(&reg, l.reg.GoPackage)
 	if len(reg.Messages) != len(l.reg.Messages) {

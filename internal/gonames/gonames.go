@@ -200,12 +200,29 @@ type planner struct {
 	n          *Names
 	pkg        map[string]owner
 	colls      []Collision
+	record     bool // fill n's maps (Plan), or only find collisions (Collisions)
 }
 
 // Plan assigns Go names to everything in reg that needs one and returns the collisions.
 // pkg is the Go package name. The emitter must only be run on a registry for which Plan
 // returns no collision.
 func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
+	return plan(reg, pkg, true)
+}
+
+// Collisions returns the collisions Plan would return, without recording the names:
+// what rule BQ030 needs, for a third of Plan's time on a large registry.
+func Collisions(reg *model.Registry, pkg string) []Collision {
+	_, colls := plan(reg, pkg, false)
+	return colls
+}
+
+// plan is Plan; record false leaves the Names maps empty (Collisions).
+func plan(reg *model.Registry, pkg string, record bool) (*Names, []Collision) {
+	if !record {
+		p := &planner{n: &Names{Package: pkg}, pkg: make(map[string]owner, len(RuntimeIdentifiers)+8*len(reg.Messages)), fieldNames: map[string]string{}}
+		return p.run(reg, nil)
+	}
 	// One walk first: the registry's patterns, and the sizes of the maps (growing
 	// maps of hundreds of thousands of entries was a fifth of the planning).
 	var props, inline, enums int
@@ -240,7 +257,13 @@ func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
 		},
 		pkg:        make(map[string]owner, len(RuntimeIdentifiers)+8*len(reg.Messages)+inline),
 		fieldNames: map[string]string{},
+		record:     true,
 	}
+	return p.run(reg, pats)
+}
+
+// run plans reg; pats are its patterns (named only when p.record).
+func (p *planner) run(reg *model.Registry, pats map[string]bool) (*Names, []Collision) {
 	for _, id := range RuntimeIdentifiers {
 		p.pkg[id] = owner{what: "the generated runtime's " + id}
 	}
@@ -251,7 +274,9 @@ func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
 		}
 		what := "type " + t.Name
 		p.claim(name, what, t.Pos, "rename the type or set `go: {name: …}` on it")
-		p.n.Types[t] = name
+		if p.record {
+			p.n.Types[t] = name
+		}
 		p.schema(t.Schema, name, what, true)
 	}
 	for _, m := range reg.Messages {
@@ -263,10 +288,14 @@ func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
 		for _, derived := range []string{ids.URN, ids.New, ids.Publish, ids.Decode, ids.Handler, ids.HandlerFunc} {
 			p.claim(derived, what+" (generated "+derived+")", m.Pos, hint)
 		}
-		p.n.Messages[m] = name
+		if p.record {
+			p.n.Messages[m] = name
+		}
 		p.schema(m.Data, name, what, true)
 	}
-	p.patterns(pats)
+	if p.record {
+		p.patterns(pats)
+	}
 	files := map[string]owner{"babelqueue.go": {what: "the generated runtime"}, "types.go": {what: "the named types"}}
 	for _, m := range reg.Messages {
 		ctx := m.Context()
@@ -335,7 +364,9 @@ func (p *planner) schema(s *model.Schema, typeName, what string, isDecl bool) {
 		if !isDecl {
 			p.claim(typeName, "enum of "+what, s.Pos, "set `go: {name: …}` on the field")
 		}
-		p.n.Inline[s] = typeName
+		if p.record {
+			p.n.Inline[s] = typeName
+		}
 		p.enum(s, typeName, what)
 	}
 	switch s.Kind {
@@ -343,7 +374,9 @@ func (p *planner) schema(s *model.Schema, typeName, what string, isDecl bool) {
 		if !isDecl {
 			p.claim(typeName, "object "+what, s.Pos, "set `go: {name: …}` on the field, or move the object to `types:`")
 		}
-		p.n.Inline[s] = typeName
+		if p.record {
+			p.n.Inline[s] = typeName
+		}
 		// The struct's own names: the generated methods, then the fields in order
 		// (index into s.Properties, or -1 for a method). Descriptions ("field … of
 		// …") are built only for a collision or a type declared below the field.
@@ -374,7 +407,9 @@ func (p *planner) schema(s *model.Schema, typeName, what string, isDecl bool) {
 			default:
 				fields[fname] = i
 			}
-			p.n.Fields[prop] = fname
+			if p.record {
+				p.n.Fields[prop] = fname
+			}
 			if !declares(prop.Schema) {
 				continue
 			}
@@ -420,7 +455,9 @@ func (p *planner) enum(s *model.Schema, typeName, what string) {
 		p.claim(name, "enum value "+quote(text)+" of "+what, s.Pos, hint)
 		consts[i] = name
 	}
-	p.n.EnumConsts[s] = consts
+	if p.record {
+		p.n.EnumConsts[s] = consts
+	}
 }
 
 // EnumText is the text of an enum value as used in `go: {enum: …}` keys and constant

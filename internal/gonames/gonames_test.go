@@ -119,6 +119,9 @@ func TestPlanNamesAndCollisions(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("collisions:\n got %v\nwant %v", got, want)
 	}
+	if only := Collisions(reg, "events"); !reflect.DeepEqual(only, colls) {
+		t.Errorf("Collisions:\n got %+v\nwant Plan's %+v", only, colls)
+	}
 }
 
 func TestPlanEnumOverrideResolvesCollision(t *testing.T) {
