@@ -390,22 +390,15 @@ func (p *parser) array(depth int) (*jsonValue, error) {
 		if !p.skip {
 			p.astack = append(p.astack, val)
 		}
-		p.skipSpace()
-		if p.i >= len(p.b) {
-			return nil, p.errf("unexpected end of input, expected ',' or ']'")
+		more, err := p.listEnd(']')
+		if err != nil {
+			return nil, err
 		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.skipSpace()
-		case ']':
-			p.i++
+		if !more {
 			if !p.skip {
 				v.arr = p.elemSlice(p.astack[base:])
 			}
 			return v, nil
-		default:
-			return nil, p.errf("unexpected %s, expected ',' or ']'", p.describe())
 		}
 	}
 }

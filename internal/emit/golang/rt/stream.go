@@ -344,22 +344,26 @@ func (p *parser) memberKey(base int, seen *map[string]struct{}) (string, error) 
 	return key, nil
 }
 
-// memberEnd reads what follows a member: ',' (more is true) or '}'.
-func (p *parser) memberEnd() (more bool, err error) {
+// memberEnd reads what follows an object member: ',' (more is true) or '}'.
+func (p *parser) memberEnd() (more bool, err error) { return p.listEnd('}') }
+
+// listEnd reads what follows a member or an element: ',' (more is true, and the
+// space after it is skipped) or the closing byte end ('}' or ']').
+func (p *parser) listEnd(end byte) (more bool, err error) {
 	p.skipSpace()
 	if p.i >= len(p.b) {
-		return false, p.errf("unexpected end of input, expected ',' or '}'")
+		return false, p.errf("unexpected end of input, expected ',' or '%c'", end)
 	}
 	switch p.b[p.i] {
 	case ',':
 		p.i++
 		p.skipSpace()
 		return true, nil
-	case '}':
+	case end:
 		p.i++
 		return false, nil
 	}
-	return false, p.errf("unexpected %s, expected ',' or '}'", p.describe())
+	return false, p.errf("unexpected %s, expected ',' or '%c'", p.describe(), end)
 }
 
 // decodeObjectStream decodes the object at p.i (at nesting depth depth) into the
@@ -460,19 +464,8 @@ func decodeArrayStream(d *decoder, p *parser, t *typeDesc, v reflect.Value, dept
 		if err != nil {
 			return err
 		}
-		p.skipSpace()
-		if p.i >= len(p.b) {
-			return p.errf("unexpected end of input, expected ',' or ']'")
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.skipSpace()
-		case ']':
-			p.i++
-			return nil
-		default:
-			return p.errf("unexpected %s, expected ',' or ']'", p.describe())
+		if more, err := p.listEnd(']'); err != nil || !more {
+			return err
 		}
 	}
 }
