@@ -74,11 +74,12 @@ import (
 	"time"
 
 	"example.com/shop/events"
+	"example.com/shop/events/orders"
 )
 
 func main() {
 	ctx := context.Background()
-	msg, err := events.NewOrdersCreated(events.OrdersCreated{
+	msg, err := events.New(orders.Created{
 		OrderID:  1042,
 		Total:    events.Money{Amount: 1299, Currency: "EUR"},
 		PlacedAt: events.TimestampOf(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
@@ -91,21 +92,21 @@ func main() {
 		log.Fatal(err)
 	}
 	r := events.NewRouter()
-	r.HandleOrdersCreated(events.OrdersCreatedHandlerFunc(func(ctx context.Context, m events.Message[events.OrdersCreated]) error {
+	events.Handle(r, func(ctx context.Context, m events.Message[orders.Created]) error {
 		fmt.Printf("%s trace %s: order %d, %d %s minor units, placed %s\n", m.URN, m.TraceID,
 			m.Data.OrderID, m.Data.Total.Amount, m.Data.Total.Currency, m.Data.PlacedAt.Time().UTC().Format(time.RFC3339))
 		return nil
-	}))
+	})
 	if err := r.Dispatch(ctx, body); err != nil {
 		log.Fatal(err)
 	}
-	_, err = events.NewOrdersShip(events.OrdersShip{OrderID: 0})
+	_, err = events.New(orders.Ship{OrderID: 0})
 	fmt.Println("invalid command refused:", errors.Is(err, events.ErrInvalidData))
 }
 `)
 	gocmd("generate", "./...")
-	if _, err := os.Stat(filepath.Join(mod, "events", "orders.go")); err != nil {
-		t.Fatalf("go generate wrote no events/orders.go: %v", err)
+	if _, err := os.Stat(filepath.Join(mod, "events", "orders", "orders.go")); err != nil {
+		t.Fatalf("go generate wrote no events/orders/orders.go: %v", err)
 	}
 	gocmd("vet", "./...")
 	got := gocmd("run", ".")
