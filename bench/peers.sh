@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/peers.sh — bqgen side by side with peer generators (issue 6 item 4, BRIEF §7).
+# bench/peers.sh — bqgen side by side with peer generators (issue 6 item 4, docs/performance.md "Peers").
 #
 #   bench/peers.sh [N]        # N message URNs, default 1000 (also: make peers PEERS_N=100)
 #

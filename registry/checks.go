@@ -147,7 +147,7 @@ func isClassName(urn string) bool {
 	return strings.Contains(urn, `\`) || strings.Contains(urn, "::") || classNameRe.MatchString(urn)
 }
 
-// checkRules runs the registry rules of BRIEF §4 that need the resolved model.
+// checkRules runs the registry rules (docs/rules.md) that need the resolved model.
 func checkRules(l *loader) {
 	for _, m := range l.reg.Messages {
 		l.curLint = m.Lint
@@ -310,7 +310,7 @@ func isTimeName(toks []string) bool {
 }
 
 // builtinAliases maps type names other languages use to the registry's built-in type
-// (BRIEF §3), for the did-you-mean of an unknown type.
+// (docs/registry-format.md#types), for the did-you-mean of an unknown type.
 var builtinAliases = map[string]string{
 	"int": "integer", "int32": "integer", "int64": "integer", "long": "integer", "short": "integer", "bigint": "integer",
 	"float": "number", "float32": "number", "float64": "number", "double": "number", "decimal": "number",
@@ -394,7 +394,7 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a plain %s; time is Unix milliseconds typed timestamp", what, s.Kind),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC; seconds are multiplied by 1000)", yamlKey(name)))
 	case s.Kind == model.String && s.Format != "date" && isTimeName(toks):
-		// CONTRACT §3.6: a point in time is Unix milliseconds, never a string; a
+		// docs/contract.md#time: a point in time is Unix milliseconds, never a string; a
 		// calendar date (format: date) is not a point in time.
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a string; time is Unix milliseconds typed timestamp, never a formatted string", what),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC); a calendar date without time stays {type: string, format: date}", yamlKey(name)))

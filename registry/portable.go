@@ -13,7 +13,7 @@ import (
 //
 // A pattern is matched by Go's regexp (the generated decoder, jsonschema/v6) and by
 // ECMA-262 engines with the u flag (ajv and other JavaScript validators). Every
-// validator must accept the same messages (BRIEF §8), so a pattern may only use syntax
+// validator must accept the same messages (docs/decisions.md#agreement-domain), so a pattern may only use syntax
 // both engines accept and read the same way. Go is lenient where ECMA-262 with the u
 // flag is strict (Go reads a stray `{`, `}` or `]` as a literal, accepts `\#`, octal
 // escapes and quantified assertions), and a few constructs both accept mean different

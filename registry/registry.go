@@ -1,5 +1,6 @@
-// Package registry loads a bqgen registry (BRIEF §3) from YAML, validates it against the
-// registry format's own JSON Schema and the registry rules (BRIEF §4, CONTRACT §3–§4),
+// Package registry loads a bqgen registry (docs/registry-format.md) from YAML, validates it
+// against the registry format's own JSON Schema and the registry rules (docs/rules.md; the
+// data rules and URN naming of docs/contract.md),
 // and resolves it into a *model.Registry.
 //
 // Every problem is reported as a Diagnostic with the file, line and column of the
@@ -23,7 +24,8 @@ import (
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
-// Limits on the input (BRIEF §8). Going over one is a BQ004 error diagnostic.
+// Limits on the input (docs/decisions.md#exit-codes, docs/decisions.md#yaml-anchors-and-aliases).
+// Going over one is a BQ004 error diagnostic.
 const (
 	// MaxFileSize is the largest registry file read, in bytes (16 MiB).
 	MaxFileSize = 16 << 20

@@ -539,6 +539,6 @@ func (c *converter) inexact(n *yaml.Node, text, double string) {
 
 func (c *converter) nonFinite(n *yaml.Node, text string) {
 	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleNonFinite,
-		Message: fmt.Sprintf("%s is not a finite number; JSON has no NaN or Infinity (CONTRACT §3.2)", text),
+		Message: fmt.Sprintf("%s is not a finite number; JSON has no NaN or Infinity", text),
 		Hint:    "use a finite number (JSON has no NaN or Infinity); leave an open bound out"})
 }

@@ -82,7 +82,7 @@ func (v verdicts) String() string {
 // ajv (each on the 2020-12 data schema and its draft-07 copy) and requires one verdict
 // per instance, equal to the generator's expectation where it has one. ajv is not
 // compared on instances outside AjvDomain: a number that is not an exact double or is
-// beyond 2^53 (BRIEF §8). Disagreements listed in knownDisagreements are expected,
+// beyond 2^53 (docs/decisions.md#agreement-domain). Disagreements listed in knownDisagreements are expected,
 // exactly. With -v it logs the summary: instances, agreeing, exempt, known.
 func TestAgreement(t *testing.T) {
 	if testing.Short() {

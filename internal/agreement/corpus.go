@@ -1,4 +1,4 @@
-// Package agreement holds the three-way agreement suite of BRIEF §5 and §8 (issue 4,
+// Package agreement holds the three-way agreement suite of docs/agreement.md (issue 4,
 // item 4): a corpus of data instances generated from a registry model, run through the
 // generated Go decoder, santhosh-tekuri/jsonschema/v6 and ajv, whose verdicts must
 // match. The corpus generator lives here; the runners are in the package's tests.
@@ -174,7 +174,7 @@ func resolve(s *model.Schema) (*model.Schema, bool) {
 	return s, nullable
 }
 
-// Bounds of money amounts and timestamps (CONTRACT §3; docs/jsonschema.md).
+// Bounds of money amounts and timestamps (docs/contract.md#data-rules; docs/jsonschema.md).
 const (
 	maxSafe      = 1<<53 - 1
 	maxTimestamp = 8_640_000_000_000_000

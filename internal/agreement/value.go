@@ -198,7 +198,7 @@ func ratOf(lit string) (*big.Rat, bool) {
 }
 
 // AjvDomain reports whether every number literal in the JSON text b is in the domain
-// where ajv must agree with the Go decoder and jsonschema/v6 (BRIEF §8): exactly
+// where ajv must agree with the Go decoder and jsonschema/v6 (docs/decisions.md#agreement-domain): exactly
 // representable as an IEEE-754 double and at most 2^53 in magnitude. ajv parses
 // instance and schema numbers into doubles, so beyond that it rounds the instance (a
 // literal that is no double) or the schema's bounds (int64's 2^63−1 reads as 2^63).

@@ -1,7 +1,7 @@
 // Package cli implements the bqgen command line. cmd/bqgen only calls Run, so every
 // command, flag and exit code is reachable from tests.
 //
-// Exit codes (BRIEF §2, §8): 0 clean; 1 the registry or message was read and rejected
+// Exit codes (docs/decisions.md#exit-codes): 0 clean; 1 the registry or message was read and rejected
 // (syntax, rules, limits) or generated output is stale; 2 bqgen could not do its job
 // (usage errors, unreadable input, an output it may not touch).
 package cli

@@ -1,4 +1,4 @@
-// Package diff compares two resolved registries (BRIEF §6) and classifies every change
+// Package diff compares two resolved registries (docs/diff.md) and classifies every change
 // of every URN with a rule from the catalogue (Rules) and a severity under a
 // compatibility mode (backward, forward, full, as Confluent defines them).
 //

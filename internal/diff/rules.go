@@ -46,7 +46,7 @@ type Mode string
 // The modes.
 const (
 	// Backward: a consumer built from the new registry reads every message valid under
-	// the old one (consumers upgrade first). The default (CONTRACT §8).
+	// the old one (consumers upgrade first). The default (docs/contract.md#versioning).
 	Backward Mode = "backward"
 	// Forward: a consumer built from the old registry reads every message valid under
 	// the new one (producers upgrade first).
@@ -134,7 +134,7 @@ const (
 
 // The reading of open objects every rule below relies on, stated once in the docs:
 // an open object (additionalProperties: true, the default) accepts undeclared keys so
-// that readers tolerate growth (CONTRACT §6), but a name once declared for a property
+// that readers tolerate growth (docs/contract.md#consumer-rules), but a name once declared for a property
 // is never reused for another shape, so "undeclared" keys never collide with declared
 // ones across versions.
 
@@ -165,12 +165,12 @@ var Rules = []*Rule{
 			"generated identifiers or types, so Go callers may need edits."},
 
 	{RuleOptionalRemoved, "optional property removed", Breaking, Notice,
-		"Backward: breaking by decision (CONTRACT §8 lists only additive changes as compatible; BRIEF §6 names property removal). " +
+		"Backward: breaking by decision (the contract's [versioning](contract.md#versioning) counts only additive changes as compatible, and bqgen counts a removed property as breaking). " +
 			"An open object would still accept old messages, but the name becomes free for another shape, and data that producers " +
 			"on the old shape still send is silently dropped by the new consumer. Forward: new messages lack a key the old consumer " +
 			"treats as optional: compatible. Deprecate the property (`deprecated: …`) instead of removing it."},
 	{RuleRequiredRemoved, "required property removed", Breaking, Breaking,
-		"Backward: breaking by decision, as for an optional property (CONTRACT §8, BRIEF §6). Forward: new messages lack a key " +
+		"Backward: breaking by decision, as for an optional property ([versioning](contract.md#versioning)). Forward: new messages lack a key " +
 			"the old consumer requires, so it rejects them: breaking."},
 	{RuleOptionalRemovedClosed, "optional property removed from a closed object", Breaking, Notice,
 		"Backward: old messages may carry the key, and the new object is closed (`additionalProperties: false`), so the new " +
@@ -180,7 +180,7 @@ var Rules = []*Rule{
 			"old consumer requires: breaking."},
 	{RuleOptionalAdded, "optional property added", Notice, Notice,
 		"Backward: old messages lack the key, which is optional: compatible. Forward: new messages may carry it; the old object is " +
-			"open, so the old consumer ignores it: compatible. The additive change CONTRACT §8 allows."},
+			"open, so the old consumer ignores it: compatible. The additive change the contract's [versioning](contract.md#versioning) allows."},
 	{RuleRequiredAdded, "required property added", Breaking, Notice,
 		"Backward: old messages lack the key, which the new consumer requires: breaking. Forward: the old (open) object ignores " +
 			"the new key: compatible. Add it as optional instead, or mint a new URN."},
@@ -232,7 +232,7 @@ var Rules = []*Rule{
 		"Backward: old messages may carry any value of the type, most of them outside the new enum: breaking. Forward: every " +
 			"enum value is a value of the type: compatible."},
 	{RuleEnumWidened, "enum value added", Notice, Breaking,
-		"Backward: old messages use only old values, all still allowed: compatible (CONTRACT §8: widen an enum). Forward: new " +
+		"Backward: old messages use only old values, all still allowed: compatible ([versioning](contract.md#versioning): widen an enum). Forward: new " +
 			"producers may send the value, which the old consumer rejects: breaking."},
 	{RuleEnumRemoved, "enum removed", Notice, Breaking,
 		"Any value of the type is now allowed. Backward: compatible. Forward: new messages may carry values outside the old " +

@@ -1,5 +1,5 @@
 // Package importer converts registries written for other tools into a bqgen registry
-// (BRIEF §3). Today it reads the babelqueue-registry format (`bqschema`): a
+// (docs/registry-format.md). Today it reads the babelqueue-registry format (`bqschema`): a
 // registry.json manifest `{"schemas": [{"urn", "schema", "owner", "status"}]}` whose
 // entries point, by path relative to the manifest, at draft-07 JSON Schemas of each
 // message's data.
@@ -510,7 +510,7 @@ func (c *conv) data(f *schemaFile, root *jval) *yaml.Node {
 		}
 	}
 	if t, ok := ks.get("type"); ok && !(t.v.kind == jString && t.v.str == "object") {
-		c.add(f.path, t.v, t.ptr, SeverityError, "the data schema must have type object", "data is always a JSON object (CONTRACT §1)")
+		c.add(f.path, t.v, t.ptr, SeverityError, "the data schema must have type object", "data is always a JSON object (BabelQueue wire contract)")
 	}
 	b := &fieldBuilder{}
 	c.object(f, ks, b, true)

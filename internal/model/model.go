@@ -30,7 +30,7 @@ func (p Pos) String() string {
 }
 
 // Registry is a whole registry: every message and named type from one file or a
-// directory of files (BRIEF §3).
+// directory of files (docs/registry-format.md).
 type Registry struct {
 	// Version is the registry format version; always 1.
 	Version int
@@ -94,7 +94,7 @@ type NamedType struct {
 	Pos    Pos // the position of the name key
 }
 
-// MessageKind says whether a message announces a fact or asks for an action (CONTRACT §4).
+// MessageKind says whether a message announces a fact or asks for an action (docs/contract.md#urn-naming).
 type MessageKind string
 
 const (
@@ -104,7 +104,7 @@ const (
 	Command MessageKind = "command"
 )
 
-// Message is one URN and the schema of its `data` (CONTRACT §1, §4).
+// Message is one URN and the schema of its `data` (docs/contract.md#envelope, #urn-naming).
 type Message struct {
 	URN         string
 	Kind        MessageKind
@@ -167,10 +167,10 @@ type Lint struct {
 	Pos    Pos
 }
 
-// Kind is the registry type of a schema (BRIEF §3).
+// Kind is the registry type of a schema (docs/registry-format.md#types).
 type Kind string
 
-// The registry types of BRIEF §3. Ref is a use of a named type from `types:`.
+// The registry types of docs/registry-format.md#types. Ref is a use of a named type from `types:`.
 const (
 	String    Kind = "string"
 	Integer   Kind = "integer"

@@ -190,7 +190,7 @@ func ExactDoubles(b []byte) bool {
 }
 
 // OverflowsDouble reports whether a number literal in the JSON text b is beyond the
-// range of a double (1e400, or 310 digits). BRIEF §8: such a message body is
+// range of a double (1e400, or 310 digits). docs/decisions.md#non-finite-numbers: such a message body is
 // malformed, wherever the number is, while JSON Schema validators with arbitrary
 // precision (jsonschema/v6) accept it where nothing constrains it.
 func OverflowsDouble(b []byte) bool {

@@ -127,7 +127,7 @@ func TestRandomRegistries(t *testing.T) {
 	for i, in := range corpus {
 		g, j := goV[i], jsV[i]
 		if OverflowsDouble(in.JSON) {
-			// BRIEF §8: a number beyond a double makes the body malformed (Dispatch), a
+			// docs/decisions.md#non-finite-numbers: a number beyond a double makes the body malformed (Dispatch), a
 			// syntax error at $ for UnmarshalJSON; jsonschema/v6 is not compared.
 			if g.decode != "invalid" || g.dispatch != "malformed" {
 				t.Errorf("a number beyond a double: UnmarshalJSON %s (want invalid), Dispatch %s (want malformed): %s %s %s: %s",
@@ -137,7 +137,7 @@ func TestRandomRegistries(t *testing.T) {
 			continue
 		}
 		if in.JSON[0] != '{' {
-			// data that is not an object: the envelope is malformed (CONTRACT §6).
+			// data that is not an object: the envelope is malformed (docs/contract.md#consumer-rules).
 			if g.dispatch != "malformed" {
 				t.Errorf("Router.Dispatch (%s) of data that is not an object, want malformed: %s %s %s: %s",
 					g.dispatch, in.Set, in.URN, in.Name, in.JSON)
@@ -167,7 +167,7 @@ func TestRandomRegistries(t *testing.T) {
 	for _, s := range sets {
 		urns += len(s.reg.Messages)
 	}
-	t.Logf("%d random registries (seeds %d..%d, %d URNs): go vet and go build clean in %v; %d instances, %d agree (%d valid), %d not exact doubles where Go still rounds (known), %d with a number beyond a double (malformed, BRIEF §8), total %v",
+	t.Logf("%d random registries (seeds %d..%d, %d URNs): go vet and go build clean in %v; %d instances, %d agree (%d valid), %d not exact doubles where Go still rounds (known), %d with a number beyond a double (malformed, docs/decisions.md#non-finite-numbers), total %v",
 		nreg, first, first+nreg-1, urns, tGo.Round(time.Millisecond), len(corpus), agree, valid, inexact, overflow, time.Since(start).Round(time.Millisecond))
 }
 

@@ -1,4 +1,4 @@
-// Package synth writes deterministic synthetic registries (BRIEF §3 YAML) for
+// Package synth writes deterministic synthetic registries (docs/registry-format.md) for
 // benchmarks and scale tests: N message URNs over N/20 bounded contexts, about
 // 20 fields each, mixing every type of the registry format (nested objects,
 // arrays of objects, named types shared across messages, enums, money,

@@ -1,5 +1,5 @@
 // Package validate checks BabelQueue messages: full envelopes against the wire
-// contract (CONTRACT §1–§7) and their `data` against the URN's JSON Schema, or bare
+// contract (docs/contract.md) and their `data` against the URN's JSON Schema, or bare
 // data against a given URN's schema. It is the logic of `bqgen validate`.
 //
 // The data schemas are the ones internal/emit/jsonschema emits (draft 2020-12),
@@ -7,8 +7,9 @@
 // bqgen validate gives the verdict other languages get from the published schemas.
 //
 // The envelope checks are those of the envelope schema, written out so that each
-// problem is named: they check what a producer must write (CONTRACT §1, §2, §5, §7).
-// The generated Go Router is a tolerant reader: it rejects only what CONTRACT §6
+// problem is named: they check what a producer must write (docs/contract.md: envelope,
+// meta block, dead-letter block, forbidden fields).
+// The generated Go Router is a tolerant reader: it rejects only what docs/contract.md#consumer-rules
 // tells consumers to reject (no identity, blank trace_id, no data object, an
 // unsupported schema_version, a malformed body), and accepts for instance a meta.lang
 // outside the list or a missing meta.id, which bqgen validate reports.
@@ -35,13 +36,13 @@ import (
 type Kind string
 
 // The kinds of problems. UnknownURN and UnsupportedSchemaVersion are distinct because
-// consumers dead-letter them differently (CONTRACT §5–§6).
+// consumers dead-letter them differently (docs/contract.md#dead-letter-block, #consumer-rules).
 const (
-	// Malformed: not one strict UTF-8 JSON value (BRIEF §8).
+	// Malformed: not one strict UTF-8 JSON value (docs/decisions.md#unicode, #non-finite-numbers).
 	Malformed Kind = "malformed"
-	// Envelope: the envelope breaks CONTRACT §1, §2 or §5.
+	// Envelope: the envelope breaks docs/contract.md#envelope, #meta-block or #dead-letter-block.
 	Envelope Kind = "envelope"
-	// ForbiddenField: a key CONTRACT §7 forbids (top-level timestamp, meta.ts, …).
+	// ForbiddenField: a key docs/contract.md#forbidden-fields forbids (top-level timestamp, meta.ts, …).
 	ForbiddenField Kind = "forbidden_field"
 	// UnknownURN: job (or urn) names no message of the registry.
 	UnknownURN Kind = "unknown_urn"
@@ -219,7 +220,7 @@ func pathKey(path, key string) string {
 	return path + "[" + string(q) + "]"
 }
 
-// Envelope validates body as a full envelope (CONTRACT §1–§7) and its data against
+// Envelope validates body as a full envelope (docs/contract.md) and its data against
 // the URN's schema. It returns every problem found; nil means valid. The error is for
 // a schema that does not compile (never for an invalid body).
 func (v *Validator) Envelope(body []byte) ([]Problem, error) {
@@ -233,7 +234,7 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 	}
 	c := &checker{}
 
-	// Forbidden fields (CONTRACT §7), named as such.
+	// Forbidden fields (docs/contract.md#forbidden-fields), named as such.
 	meta, metaOK := root["meta"].(map[string]any)
 	for _, f := range jsonschema.ForbiddenFields {
 		parent := root
@@ -244,7 +245,7 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 			parent = meta
 		}
 		if _, has := parent[f.Key]; has {
-			c.add("$."+f.Name(), ForbiddenField, fmt.Sprintf("forbidden field %s (CONTRACT §7): use %s", f.Name(), f.Instead))
+			c.add("$."+f.Name(), ForbiddenField, fmt.Sprintf("forbidden field %s (BabelQueue wire contract): use %s", f.Name(), f.Instead))
 		}
 	}
 
@@ -321,8 +322,8 @@ func (c *checker) add(path string, k Kind, msg string) {
 	c.problems = append(c.problems, Problem{Path: path, Kind: k, Message: msg})
 }
 
-// meta checks the meta block (CONTRACT §2). It returns false when schema_version is
-// an integer other than 1: the rest of the envelope is then not read (CONTRACT §6).
+// meta checks the meta block (docs/contract.md#meta-block). It returns false when schema_version is
+// an integer other than 1: the rest of the envelope is then not read (docs/contract.md#consumer-rules).
 func (c *checker) meta(root map[string]any) bool {
 	mv, has := root["meta"]
 	if !has {

@@ -115,9 +115,9 @@ func TestProblemPathsAndMessages(t *testing.T) {
 	}
 	got := strings.Join(lines, "\n")
 	for _, want := range []string{
-		"$.timestamp: forbidden_field: forbidden field timestamp (CONTRACT §7): use meta.created_at (Unix ms)",
+		"$.timestamp: forbidden_field: forbidden field timestamp (BabelQueue wire contract): use meta.created_at (Unix ms)",
 		"$.meta.ts: forbidden_field: forbidden field meta.ts",
-		"$.meta.source: forbidden_field: forbidden field meta.source (CONTRACT §7): use meta.lang",
+		"$.meta.source: forbidden_field: forbidden field meta.source (BabelQueue wire contract): use meta.lang",
 		"$.meta.max_retries: forbidden_field: forbidden field meta.max_retries",
 	} {
 		if !strings.Contains(got, want) {
@@ -176,7 +176,7 @@ func TestFiles(t *testing.T) {
 	if res != (Result{Valid: 2, Invalid: 1, IOErrors: 1}) {
 		t.Errorf("result %+v", res)
 	}
-	want := good + ": valid\n" + bad + ": $.meta.ts: forbidden_field: forbidden field meta.ts (CONTRACT §7): use meta.created_at (Unix ms)\n<stdin>: valid\n"
+	want := good + ": valid\n" + bad + ": $.meta.ts: forbidden_field: forbidden field meta.ts (BabelQueue wire contract): use meta.created_at (Unix ms)\n<stdin>: valid\n"
 	if out.String() != want {
 		t.Errorf("out:\n%s\nwant:\n%s", out.String(), want)
 	}

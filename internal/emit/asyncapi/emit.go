@@ -1,5 +1,5 @@
 // Package asyncapi emits an AsyncAPI 3.0.0 document (JSON) describing every message of
-// a registry (BRIEF §2 `bqgen asyncapi`). Emit is a pure function of the model: the
+// a registry (`bqgen asyncapi`, README.md). Emit is a pure function of the model: the
 // same model and options give the same bytes.
 //
 // Layout, for urn:babel:orders:created.v2 (stem orders.created.v2, see jsonschema.Stem):
@@ -126,7 +126,7 @@ func Emit(reg *model.Registry, opts Options) ([]byte, error) {
 	types := map[string]any{} // named type → its schema, shared by every message
 	var typeOrder []string
 
-	// The envelope blocks every message shares (CONTRACT §2, §5) are one schema each.
+	// The envelope blocks every message shares (docs/contract.md#meta-block, #dead-letter-block) are one schema each.
 	// Their keys cannot collide with a message's (which end in .data or .envelope) nor
 	// with a named type's (CamelCase, no dot).
 	shared := []*struct {

@@ -1,10 +1,11 @@
-// Package jsonschema emits standard JSON Schemas for a registry (BRIEF §5 "JSON
-// Schema"): per URN a schema of its `data` and a schema of the full envelope
-// (CONTRACT §1, §2, §5–§7), plus a registry.json manifest in the babelqueue-registry
-// format. Emit is a pure function of the model: the same model gives the same bytes.
+// Package jsonschema emits standard JSON Schemas for a registry (docs/jsonschema.md):
+// per URN a schema of its `data` and a schema of the full envelope (docs/contract.md:
+// envelope, meta block, dead-letter block, consumer rules, forbidden fields), plus a
+// registry.json manifest in the babelqueue-registry format. Emit is a pure function of
+// the model: the same model gives the same bytes.
 //
 // The schemas give the same verdict as the generated Go decoder on every instance
-// whose numbers are exactly representable as doubles (BRIEF §8):
+// whose numbers are exactly representable as doubles (docs/decisions.md#agreement-domain):
 //
 //   - integer: "type": "integer" (1.0 is an integer, 1.5 is not) bounded to int64
 //     (int32 with format int32) unless the registry's bounds are tighter, so 2^63 is
@@ -418,7 +419,7 @@ func (g *gen) enum(o *ordjson.Object, s *model.Schema, conv func(any) any) {
 	o.Set("enum", vals)
 }
 
-// Bounds of the JavaScript-safe integers and of timestamps (CONTRACT §3).
+// Bounds of the JavaScript-safe integers and of timestamps (docs/contract.md#integers, #time).
 const (
 	maxSafeInteger = 1<<53 - 1
 	maxTimestamp   = 8_640_000_000_000_000

@@ -7,13 +7,13 @@ import (
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
-// Langs are the producer languages of meta.lang (CONTRACT §2).
+// Langs are the producer languages of meta.lang (docs/contract.md#meta-block).
 var Langs = []string{"php", "go", "python", "java", "dotnet", "node"}
 
-// DeadLetterReasons are the values of dead_letter.reason (CONTRACT §5).
+// DeadLetterReasons are the values of dead_letter.reason (docs/contract.md#dead-letter-block).
 var DeadLetterReasons = []string{"failed", "unknown_urn", "poison"}
 
-// ForbiddenField is a key the contract forbids (CONTRACT §7).
+// ForbiddenField is a key the contract forbids (docs/contract.md#forbidden-fields).
 type ForbiddenField struct {
 	// Parent is "" for a top-level key, else the enclosing envelope key ("meta").
 	Parent string
@@ -30,7 +30,7 @@ func (f ForbiddenField) Name() string {
 	return f.Parent + "." + f.Key
 }
 
-// ForbiddenFields lists CONTRACT §7.
+// ForbiddenFields lists the forbidden fields of docs/contract.md#forbidden-fields.
 var ForbiddenFields = []ForbiddenField{
 	{"", "timestamp", "meta.created_at (Unix ms)"},
 	{"meta", "max_retries", "a consumer-side retry policy"},
@@ -46,7 +46,7 @@ const NonBlankPattern = "[^\\t\\n\\v\\f\\r \u0085\u00a0\u1680\u2000-\u200a\u2028
 
 func forbidden(f ForbiddenField) *ordjson.Object {
 	return ordjson.New().
-		Set("description", "Forbidden by the BabelQueue contract (CONTRACT §7): use "+f.Instead+" instead.").
+		Set("description", "Forbidden by the BabelQueue wire contract: use "+f.Instead+" instead.").
 		Set("not", ordjson.New())
 }
 
@@ -101,7 +101,7 @@ func metaSchema() *ordjson.Object {
 		}
 	}
 	return ordjson.New().
-		Set("description", "Immutable after production (CONTRACT §2).").
+		Set("description", "Immutable after production.").
 		Set("type", "object").
 		Set("properties", props).
 		Set("required", []any{"id", "queue", "lang", "schema_version", "created_at"})
@@ -112,7 +112,7 @@ func deadLetterSchema() *ordjson.Object {
 		return ordjson.New().Set("description", desc).Set("type", []any{"string", "null"})
 	}
 	return ordjson.New().
-		Set("description", "Present only on messages sitting on a dead-letter queue (CONTRACT §5).").
+		Set("description", "Present only on messages sitting on a dead-letter queue.").
 		Set("type", "object").
 		Set("properties", ordjson.New().
 			Set("reason", ordjson.New().Set("type", "string").Set("enum", stringList(DeadLetterReasons))).
@@ -125,7 +125,7 @@ func deadLetterSchema() *ordjson.Object {
 		Set("required", []any{"reason", "failed_at", "original_queue", "attempts"})
 }
 
-// envelopeDoc builds the envelope schema document of m (CONTRACT §1, §2, §5–§7).
+// envelopeDoc builds the envelope schema document of m (docs/contract.md).
 //
 // Identity: producers write job, consumers accept the alias urn when job is absent.
 // The generated decoder reads job when present (and then ignores urn), else urn; the
@@ -135,7 +135,7 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	g := newGen(reg, draft7)
 	doc := header(opts, draft7, EnvelopeFile(m.URN))
 	doc.Set("title", PascalName(m.URN)+"Envelope")
-	doc.Set("description", "BabelQueue envelope (schema_version 1) of "+m.URN+". Unknown keys are allowed at every level (CONTRACT §6).")
+	doc.Set("description", "BabelQueue envelope (schema_version 1, https://babelqueue.com/docs/spec/1.x/envelope/) of "+m.URN+". Unknown keys are allowed at every level.")
 	if m.Deprecation != nil {
 		doc.Set("deprecated", true)
 		if m.Deprecation.Reason != "" {

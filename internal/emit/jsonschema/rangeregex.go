@@ -7,7 +7,7 @@ import (
 )
 
 // IntRangePattern returns an anchored regular expression that matches exactly the
-// canonical decimal forms -?(0|[1-9][0-9]*) of the integers in [lo, hi] (BRIEF §8):
+// canonical decimal forms -?(0|[1-9][0-9]*) of the integers in [lo, hi] (docs/decisions.md#integers-carried-as-strings):
 // no '+', no leading zeros, no spaces, never "-0". It uses only syntax that RE2 (Go,
 // santhosh-tekuri/jsonschema) and ECMA-262 (ajv, with or without the u flag) read
 // the same way: ^, $, (?:…), |, [0-9]-style classes and {m,n}. lo > hi yields "".
