@@ -193,7 +193,7 @@ func TestEnvelopeFixtures(t *testing.T) {
 }
 
 // TestProducedFixture checks that produced_orders_created_v2.json is exactly what
-// the generated producer writes (CONTRACT §1: key order, compact, no HTML escaping).
+// the generated producer writes (docs/contract.md#envelope: key order, compact, no HTML escaping).
 func TestProducedFixture(t *testing.T) {
 	body := envelopeSeeds(t)["produced_orders_created_v2.json"]
 	m, err := events.Decode[orders.CreatedV2](body)

@@ -66,7 +66,7 @@ func hostileBodies() []hostileCase {
 	return []hostileCase{
 		b("baseline", hEnv(hData), nil, ""),
 
-		// Invalid UTF-8: rejected, never replaced with U+FFFD (BRIEF §8).
+		// Invalid UTF-8: rejected, never replaced with U+FFFD (docs/decisions.md#unicode).
 		b("invalid UTF-8 byte in a data string", hEnv(hData2(`"winter"`, "\"win\xfftor\"")), events.ErrMalformedEnvelope, "invalid UTF-8"),
 		b("invalid UTF-8 in a key", hEnv(hData2(`"campaign"`, "\"camp\xc3\"")), events.ErrMalformedEnvelope, "invalid UTF-8"),
 		b("invalid UTF-8 in job", strings.Replace(hEnv(hData), "created.v2", "created\xe2\x82", 1), events.ErrMalformedEnvelope, "invalid UTF-8"),
@@ -121,7 +121,7 @@ func hostileBodies() []hostileCase {
 		b("100,000 open brackets", strings.Repeat("[", 100000), events.ErrMalformedEnvelope, "nesting deeper than 128"),
 		b("100,000 open braces", strings.Repeat(`{"a":`, 100000), events.ErrMalformedEnvelope, "nesting deeper than 128"),
 
-		// The shape of the envelope (CONTRACT §1, §2, §6).
+		// The shape of the envelope (docs/contract.md#envelope, #meta-block, #consumer-rules).
 		b("data is an array", hEnv(`[`+hData+`]`), events.ErrMalformedEnvelope, "data must be an object, got array"),
 		b("data is a string", hEnv(`"`+strings.ReplaceAll(hData, `"`, `\"`)+`"`), events.ErrMalformedEnvelope, "data must be an object, got string"),
 		b("data is null", hEnv(`null`), events.ErrMalformedEnvelope, "data must be an object, got null"),

@@ -5,7 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -84,7 +90,67 @@ func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
 		}
 		return ExitError
 	}
-	return syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
+	code = syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
+	if code != ExitError {
+		for _, w := range foreignPackages(out, files) {
+			fmt.Fprintf(e.stderr, "bqgen generate: warning: %s\n", w)
+		}
+	}
+	return code
+}
+
+// foreignPackages checks the hand-written Go files beside the generated ones: a
+// file whose package clause is not the generated package's (nor its external
+// test package) would break the build of that directory. It returns one warning
+// per such file.
+func foreignPackages(out string, files []outdir.File) []string {
+	want := map[string]string{} // directory (slash, relative) → package name
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.PackageClauseOnly)
+		if err == nil {
+			want[path.Dir(f.Name)] = af.Name.Name
+		}
+	}
+	generated := map[string]bool{}
+	for _, f := range files {
+		generated[f.Name] = true
+	}
+	dirs := make([]string, 0, len(want))
+	for d := range want {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	var out2 []string
+	for _, d := range dirs {
+		abs := filepath.Join(out, filepath.FromSlash(d))
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			continue
+		}
+		for _, ent := range entries {
+			name := ent.Name()
+			if !ent.Type().IsRegular() || !strings.HasSuffix(name, ".go") || generated[path.Join(d, name)] {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(abs, name))
+			if err != nil || isGenerated(b) {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), name, b, parser.PackageClauseOnly)
+			if err != nil {
+				continue
+			}
+			got := af.Name.Name
+			if got != want[d] && !(strings.HasSuffix(name, "_test.go") && got == want[d]+"_test") {
+				out2 = append(out2, fmt.Sprintf("%s is package %s, but bqgen generates package %s in that directory; the directory will not build", filepath.Join(abs, name), got, want[d]))
+			}
+		}
+	}
+	return out2
 }
 
 // OutputImportPath returns the import path of the root package written to out:

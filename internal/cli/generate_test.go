@@ -235,3 +235,24 @@ func TestHelp(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, stdout)
 	}
 }
+
+// TestGenerateWarnsOfForeignPackages: a hand-written file beside the generated ones
+// with another package clause gets a warning (its directory would not build); the
+// generated package's external test package does not.
+func TestGenerateWarnsOfForeignPackages(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(moduleDir(t), "events")
+	os.MkdirAll(filepath.Join(out, "orders"), 0o755)
+	os.WriteFile(filepath.Join(out, "generate.go"), []byte("package events\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "events_test.go"), []byte("package events_test\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "orders", "extra.go"), []byte("package events\n"), 0o644)
+	code, _, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "bqgen generate: warning: " + filepath.Join(out, "orders", "extra.go") +
+		" is package events, but bqgen generates package orders in that directory; the directory will not build\n"
+	if stderr != want {
+		t.Errorf("stderr = %q, want %q", stderr, want)
+	}
+}

@@ -428,9 +428,12 @@ func (p *planner) run(reg *model.Registry) (*Names, []Collision) {
 		}
 		what := "message " + m.URN
 		hint := "set `go: {name: …}` on one of the messages (the URN stays as it is)"
-		p.claim(pkg, name, what, m.Pos, hint)
-		ids := MessageIdentsOf(name)
-		p.claim(pkg, ids.URN, what+" (generated "+ids.URN+")", m.Pos, hint)
+		// The URN constant is claimed only when the type's name was: its collision
+		// would repeat the type's.
+		if p.claim(pkg, name, what, m.Pos, hint) {
+			ids := MessageIdentsOf(name)
+			p.claim(pkg, ids.URN, what+" (generated "+ids.URN+")", m.Pos, hint)
+		}
 		if p.record {
 			p.n.Messages[m] = Ident{pkg, name}
 		}
@@ -459,11 +462,9 @@ func (p *planner) contexts(reg *model.Registry) {
 		name, pos := ContextPackage(ctx, p.n.Root.Name), m.Pos
 		hint := "two bounded contexts map to one Go package; name one with `go: {contexts: {" + ctx + ": othername}}`"
 		if over, ok := reg.GoContexts[ctx]; ok {
-			name, pos = over.Name, over.Pos
+			name = over.Name
 			if over.Pos.IsValid() {
 				pos = over.Pos
-			} else {
-				pos = m.Pos
 			}
 			switch {
 			case !isPackageName(over.Name):
@@ -486,12 +487,12 @@ func (p *planner) contexts(reg *model.Registry) {
 			continue
 		}
 		if prev, ok := byName[name]; ok {
-			p.colls = append(p.colls, Collision{Name: name, What: what + " (package " + name + ")", Pos: pos,
-				Other: prev.pos, OtherWhat: prev.what, Hint: hint})
+			p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Other: prev.pos, OtherWhat: prev.what, Hint: hint,
+				Msg: fmt.Sprintf("Go package name %q of %s collides with %s at %s", name, what, prev.what, prev.pos)})
 			pkg.Name, pkg.Dir = "", ""
 			continue
 		}
-		byName[name] = owner{what: what + " (package " + name + ")", pos: pos}
+		byName[name] = owner{what: what, pos: pos}
 	}
 	var unused []string
 	for ctx := range reg.GoContexts {
@@ -550,22 +551,23 @@ func less(a, b model.Pos) bool {
 	return a.Column < b.Column
 }
 
-// claim reserves a package-level identifier of pkg.
-func (p *planner) claim(pkg *Package, name, what string, pos model.Pos, hint string) {
+// claim reserves a package-level identifier of pkg; it reports whether it could.
+func (p *planner) claim(pkg *Package, name, what string, pos model.Pos, hint string) bool {
 	if name == "" {
 		p.colls = append(p.colls, Collision{What: what, Pos: pos, Hint: "no Go identifier can be derived; set `go: {name: …}`"})
-		return
+		return false
 	}
 	if !IsExported(name) {
 		p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Hint: "`go.name` must be an exported Go identifier (an upper-case letter, then letters, digits or _)"})
-		return
+		return false
 	}
 	s := p.scope(pkg)
 	if prev, ok := s[name]; ok {
 		p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Other: prev.pos, OtherWhat: prev.what, Hint: hint})
-		return
+		return false
 	}
 	s[name] = owner{what: what, pos: pos}
+	return true
 }
 
 // schema names the types declared for s and below it, in package pkg. typeName is

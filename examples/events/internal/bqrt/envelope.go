@@ -227,8 +227,9 @@ func envString(v *jsonValue, what string) (string, error) {
 	return v.str, nil
 }
 
-// decode parses body into env and checks the envelope rules (CONTRACT §1, §2,
-// §5, §6); unknown keys are tolerated at every level. A syntax error anywhere in
+// decode parses body into env and checks the envelope rules of the wire contract
+// (envelope, meta, dead_letter, consumer rules); unknown keys are tolerated at
+// every level. A syntax error anywhere in
 // the body, data included, comes first; data is decoded only into env.p.sink, if
 // set.
 func (env *Envelope) decode(body []byte) error {
@@ -247,7 +248,7 @@ func (env *Envelope) check(root *jsonValue) error {
 	}
 
 	// meta and schema_version first: an unsupported version is not parsed
-	// any further (CONTRACT §6).
+	// any further (the wire contract's consumer rules).
 	mv := member(root.obj, "meta")
 	if mv == nil {
 		return malformed("missing meta")
@@ -287,7 +288,7 @@ func (env *Envelope) check(root *jsonValue) error {
 		env.hdr.Meta.CreatedAt = n
 	}
 
-	// identity: job, else the inbound alias urn (CONTRACT §1).
+	// identity: job, else the inbound alias urn (the wire contract's envelope).
 	idKey := "job"
 	iv := member(root.obj, "job")
 	if iv == nil {
@@ -337,7 +338,7 @@ func (env *Envelope) check(root *jsonValue) error {
 	return nil
 }
 
-// decodeDeadLetter reads the dead_letter block (CONTRACT §5): reason,
+// decodeDeadLetter reads the dead_letter block of the wire contract: reason,
 // failed_at, original_queue and attempts required; error and exception
 // string or null; lang optional.
 func decodeDeadLetter(v *jsonValue) (*DeadLetter, error) {

@@ -85,7 +85,7 @@ func (e *syntaxError) Unwrap() error { return ErrMalformedEnvelope }
 // parseJSON parses exactly one RFC 8259 JSON value, with optional surrounding
 // whitespace. It rejects invalid UTF-8, unpaired surrogate escapes, duplicate
 // object keys, nesting deeper than maxJSONDepth and numbers that overflow a
-// float64 (BRIEF §8). Errors wrap ErrMalformedEnvelope.
+// float64. Errors wrap ErrMalformedEnvelope.
 func parseJSON(b []byte) (*jsonValue, error) {
 	p := &parser{b: b, src: string(b)}
 	// One slab each for a typical document: about one node per 12 bytes.
@@ -797,7 +797,7 @@ func exactInt64(lit string) (int64, intVerdict) {
 }
 
 // int64String accepts a JSON string holding an integer in canonical decimal
-// form -?(0|[1-9][0-9]*) within int64 (BRIEF §8): no '+', no leading zeros,
+// form -?(0|[1-9][0-9]*) within int64: no '+', no leading zeros,
 // no spaces, and not "-0".
 func (d *decoder) int64String(v *jsonValue, path string) (int64, bool) {
 	if v.kind != jsonString {

@@ -16,7 +16,7 @@ import (
 )
 
 // maxSafeInteger is 2^53 − 1, the largest integer every BabelQueue language
-// (Node.js included) carries exactly (CONTRACT §3.3).
+// (Node.js included) carries exactly (the wire contract's data rules).
 const maxSafeInteger = 1<<53 - 1
 
 // maxTimestamp is the largest |Timestamp| in milliseconds: the range of a
@@ -107,7 +107,7 @@ func formatFloat(v float64) string {
 	return string(appendFloat(nil, v))
 }
 
-// checkFinite rejects NaN and ±Inf (CONTRACT §3.2).
+// checkFinite rejects NaN and ±Inf (the wire contract's data rules).
 func checkFinite(e *ValidationErrors, path string, v float64) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		addErr(e, path, "must be a finite number, got "+strconv.FormatFloat(v, 'g', -1, 64))
@@ -167,7 +167,7 @@ func canonicalZero(b []byte) []byte {
 	return b
 }
 
-// checkMoney checks a Money value (CONTRACT §3.3–3.4): the currency is an
+// checkMoney checks a Money value (the wire contract's data rules): the currency is an
 // ISO 4217 code ^[A-Z]{3}$ and the amount, in minor units, is within
 // ±(2^53 − 1) so that every language carries it exactly.
 func checkMoney(e *ValidationErrors, path string, m money) {
@@ -181,7 +181,7 @@ func checkMoney(e *ValidationErrors, path string, m money) {
 }
 
 // checkTimestamp checks |t| <= 8.64e15 milliseconds (the JavaScript Date
-// range; CONTRACT §3.6).
+// range; the wire contract's data rules).
 func checkTimestamp(e *ValidationErrors, path string, t int64) {
 	if t > maxTimestamp || t < -maxTimestamp {
 		addErr(e, path, fmt.Sprintf("timestamp %d ms outside ±8640000000000000", int64(t)))

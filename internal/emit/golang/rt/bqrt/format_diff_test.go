@@ -1,7 +1,7 @@
 package bqrt
 
 // Differential tests against github.com/santhosh-tekuri/jsonschema/v6, the
-// validator the emitted JSON Schemas must agree with (BRIEF §5, §8). Only this
+// validator the emitted JSON Schemas must agree with (docs/agreement.md). Only this
 // test file imports it; the runtime itself is standard library only.
 
 import (
