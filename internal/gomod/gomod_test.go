@@ -39,7 +39,7 @@ func TestImportPath(t *testing.T) {
 		{filepath.Join(root, "internal", "events", "."), "example.com/svc/internal/events"},
 		{filepath.Join(root, "not", "yet", "there"), "example.com/svc/not/yet/there"},
 		{filepath.Join(root, "in", "events"), "example.com/svc/internal/events"}, // through a symlink
-		{filepath.Join(root, "tools", "gen"), "example.com/tools/gen"},          // the nearest go.mod
+		{filepath.Join(root, "tools", "gen"), "example.com/tools/gen"},           // the nearest go.mod
 	}
 	for _, c := range cases {
 		got, modDir, err := ImportPath(c.dir)
