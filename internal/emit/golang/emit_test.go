@@ -529,3 +529,65 @@ func TestRenderErrorIsShort(t *testing.T) {
 		t.Errorf("error %q: want one line with the position, without the source", got)
 	}
 }
+
+// TestEveryTestdataRegistryBuilds generates the packages of every registry in
+// testdata that loads without errors (testdata/registry/good, the clean twins of
+// testdata/rules, testdata/hostile, examples/registry.yaml), each into its own tree
+// of one module, and runs go vet on all of them: every registry `check` accepts must
+// give packages that build and vet.
+func TestEveryTestdataRegistryBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped with -short: builds generated modules")
+	}
+	t.Parallel()
+	var paths []string
+	for _, glob := range []string{"../../../testdata/registry/good/*.yaml", "../../../testdata/rules/*/clean.yaml",
+		"../../../testdata/rules/*/clean", "../../../testdata/hostile/*.yaml", examplesRegistry} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/all\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	built := 0
+	for i, p := range paths {
+		reg, diags, err := registry.Load(context.Background(), p)
+		if err != nil || reg == nil || diags.HasErrors() {
+			continue // a registry check rejects (a hostile file may be one)
+		}
+		pkg := fmt.Sprintf("r%d", i)
+		names, colls := gonames.Plan(reg, pkg)
+		if len(colls) > 0 {
+			t.Errorf("%s: collisions after a clean load: %+v", p, colls)
+			continue
+		}
+		files, err := Emit(reg, names, Options{ImportPath: "example.com/all/" + pkg})
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		for _, f := range files {
+			out := filepath.Join(dir, pkg, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(out, f.Content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		built++
+	}
+	if built < 25 {
+		t.Fatalf("only %d of %d testdata registries load cleanly", built, len(paths))
+	}
+	cmd := exec.Command(goTool(t), "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go vet of the packages of %d registries: %v\n%s", built, err, out)
+	}
+}
