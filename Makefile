@@ -28,7 +28,8 @@ test: node-tools
 
 # Every benchmark (docs/performance.md): generator (internal/synth: load+check, Go,
 # JSON Schema for 100/1,000/10,000 URNs), go build of the generated package
-# (internal/emit/golang BenchmarkGoBuild) and generated code vs map[string]any +
+# (bench BenchmarkGoBuild: the generated tree; set BQGEN_BENCH_BASELINE to an older
+# bqgen binary to build its output in the same run) and generated code vs map[string]any +
 # encoding/json (examples/events). About 5-10 minutes on 2 cores.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...

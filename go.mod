@@ -1,6 +1,6 @@
 module github.com/babelqueue/bqgen
 
-go 1.24
+go 1.24.0
 
 require (
 	github.com/dave/jennifer v1.7.1
@@ -9,3 +9,5 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/text v0.14.0
 )
+
+require golang.org/x/mod v0.30.0 // indirect

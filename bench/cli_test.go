@@ -97,6 +97,10 @@ func run(b *testing.B, wantExit int, args ...string) (cpu time.Duration, peakKiB
 // 10,000 ≤ 10 s in ≤ 1 GiB; check and diff on 10,000 ≤ 2 s.
 func BenchmarkCLI(b *testing.B) {
 	root := b.TempDir()
+	// generate takes the import path of its output from the nearest go.mod.
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module "+buildModule+"\n\ngo 1.24\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
 	for _, n := range sizes {
 		// The registries of size n, written by the first sub-benchmark of that size
 		// that -bench selects.

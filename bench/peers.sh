@@ -178,12 +178,13 @@ for key in "${rows[@]}"; do
 		log "$key: go mod tidy failed"
 		tail -n 5 "$tmp/log/tidy.$key" >&2
 	fi
-	mapfile -t deps < <(cd "$tmp/mod/$key" && "$GO" list -e -deps -f '{{.ImportPath}}' ./events | grep -vx "peerbench/$key/events")
+	# ./events/...: bqgen writes a package per bounded context below the runtime package.
+	mapfile -t deps < <(cd "$tmp/mod/$key" && "$GO" list -e -deps -f '{{.ImportPath}}' ./events/... | grep -v "^peerbench/$key/events")
 	if [ "${#deps[@]}" -gt 0 ]; then
 		(cd "$tmp/mod/$key" && "$GO" build "${deps[@]}" >"$tmp/log/deps.$key" 2>&1) || true
 	fi
 	log "timing: go build ($key)"
-	measure build.$key env -C "$tmp/mod/$key" "$GO" build ./events
+	measure build.$key env -C "$tmp/mod/$key" "$GO" build ./events/...
 done
 
 # --- 6. table ----------------------------------------------------------------------------
@@ -210,7 +211,7 @@ cell() { # cell RESFILE -> "wall s / cpu s / rss MiB" or FAIL
 lines() {
 	case $1 in
 	quicktype-ts) [ -f "$tmp/ts/events.ts" ] && cat "$tmp/ts/events.ts" | wc -l || echo "–" ;;
-	*) if compgen -G "$tmp/mod/$1/events/*" >/dev/null; then cat "$tmp/mod/$1/events/"* | wc -l; else echo "–"; fi ;;
+	*) if compgen -G "$tmp/mod/$1/events/*" >/dev/null; then find "$tmp/mod/$1/events" -name '*.go' -exec cat {} + | wc -l; else echo "–"; fi ;;
 	esac
 }
 desc() {

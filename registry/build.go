@@ -259,17 +259,7 @@ func (l *loader) planGoNames(withNames bool) (*gonames.Names, []gonames.Collisio
 func (l *loader) reportGoNames(colls []gonames.Collision) {
 	l.curLint = nil
 	for _, c := range colls {
-		msg := fmt.Sprintf("Go name %q of %s collides with ", c.Name, c.What)
-		switch {
-		case c.OtherWhat != "" && c.Other.IsValid():
-			msg += fmt.Sprintf("%s at %s", c.OtherWhat, c.Other)
-		case c.OtherWhat != "":
-			msg += c.OtherWhat
-		case c.Name == "":
-			msg = fmt.Sprintf("no Go name can be derived for %s", c.What)
-		default:
-			msg = fmt.Sprintf("Go name %q of %s is not usable", c.Name, c.What)
-		}
+		msg := c.Message()
 		var rel []model.Pos
 		if c.Other.IsValid() {
 			rel = []model.Pos{c.Other}
@@ -375,6 +365,21 @@ func (l *loader) file(name string, root *tnode) {
 					"use one Go package name in every file of the registry (or set it in one file only)", l.pkgPos)
 			}
 		}
+		if cs := g.val("contexts"); cs != nil {
+			for _, e := range cs.entries {
+				if prev, ok := l.reg.GoContexts[e.key]; ok {
+					if prev.Name != e.val.str {
+						l.report(e.val.pos, RuleFormat, fmt.Sprintf("go.contexts names bounded context %q %q, but %s names it %q", e.key, e.val.str, prev.Pos, prev.Name),
+							"give each bounded context one Go package name in the whole registry", prev.Pos)
+					}
+					continue
+				}
+				if l.reg.GoContexts == nil {
+					l.reg.GoContexts = map[string]model.GoContext{}
+				}
+				l.reg.GoContexts[e.key] = model.GoContext{Name: e.val.str, Pos: e.val.pos}
+			}
+		}
 	}
 	if e := root.get("lint"); e != nil {
 		lt := l.buildLint(e, "this file")
@@ -444,6 +449,9 @@ func (l *loader) message(e tentry) *model.Message {
 	m.Deprecation = deprecation(n.val("deprecated"))
 	m.Supersedes = strVal(n.val("supersedes"))
 	m.Data = l.schema(n.val("data"), fmt.Sprintf("the data of message %q", e.key), true)
+	if g := n.val("go"); g != nil {
+		m.GoName = strVal(g.val("name"))
+	}
 	return m
 }
 
@@ -586,8 +594,11 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			s.Examples = append(s.Examples, plainValue(it))
 		}
 	}
-	if g := n.val("go"); g != nil {
-		s.GoName = strVal(g.val("name"))
+	if g := n.get("go"); g != nil && isData {
+		l.report(g.keyPos, RuleFormat, fmt.Sprintf("go on %s has no effect", what),
+			"set the Go name of the message's data type on the message itself, beside `data:`: `go: {name: …}`")
+	} else if g != nil {
+		s.GoName = strVal(g.val.val("name"))
 	}
 
 	switch s.Kind {
@@ -675,6 +686,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 	case model.Array:
 		if e := n.get("items"); e != nil {
 			s.Items = l.schema(e.val, "the items of "+what, false)
+			l.elemGoName(e.val, s.Items, "the items of "+what)
 		} else {
 			l.report(keyOrPos(n, "type"), RuleFormat, fmt.Sprintf("%s is an array without \"items\"", what),
 				"add `items:` with the schema of every item")
@@ -688,6 +700,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 	case model.Map:
 		if e := n.get("values"); e != nil {
 			s.Values = l.schema(e.val, "the values of "+what, false)
+			l.elemGoName(e.val, s.Values, "the values of "+what)
 		} else {
 			l.report(keyOrPos(n, "type"), RuleFormat, fmt.Sprintf("%s is a map without \"values\"", what),
 				"add `values:` with the schema of every value")
@@ -720,6 +733,20 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		}
 	}
 	return s
+}
+
+// elemGoName reports a `go.name` on array items or map values n (built as s)
+// that declare no Go type: the name would have no effect.
+func (l *loader) elemGoName(n *tnode, s *model.Schema, what string) {
+	if s == nil || s.GoName == "" || s.Kind == model.Object || len(s.Enum) > 0 {
+		return
+	}
+	pos := n.pos
+	if g := n.val("go"); g != nil {
+		pos = keyOrPos(g, "name")
+	}
+	l.report(pos, RuleFormat, fmt.Sprintf("go.name on %s has no effect: they declare no Go type", what),
+		"remove go.name; it names the Go type of items or values that are an object or an enum")
 }
 
 func contains(xs []string, x string) bool {

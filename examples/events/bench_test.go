@@ -3,7 +3,7 @@
 // the BabelQueue SDKs (map[string]any + encoding/json), on the same message.
 // Run them with `make bench`; docs/performance.md quotes the results.
 
-package events
+package events_test
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events/orders"
 )
 
 const (
@@ -20,20 +23,20 @@ const (
 
 // benchOrder is a typical urn:babel:orders:created.v2: nested objects, an array of
 // objects, a map, money, a timestamp, optional and nullable fields.
-func benchOrder() OrdersCreatedV2 {
-	ch := OrdersCreatedV2ChannelWeb
-	note := NullableOf("Leave at the door — Danke!")
+func benchOrder() orders.CreatedV2 {
+	ch := orders.CreatedV2ChannelWeb
+	note := events.NullableOf("Leave at the door — Danke!")
 	line2 := "Hinterhaus"
-	return OrdersCreatedV2{
+	return orders.CreatedV2{
 		OrderID:  1042,
-		Customer: Customer{CustomerID: "0b6f2a9e-3c1d-4e5f-8a7b-9c0d1e2f3a4b", Email: "ada@example.com"},
-		Total:    Money{Amount: 2598, Currency: "EUR"},
+		Customer: events.Customer{CustomerID: "0b6f2a9e-3c1d-4e5f-8a7b-9c0d1e2f3a4b", Email: "ada@example.com"},
+		Total:    events.Money{Amount: 2598, Currency: "EUR"},
 		PlacedAt: 1796040000000,
-		Shipping: &Address{Line1: "Hauptstraße 1", Line2: &line2, City: "Berlin", Country: "DE"},
+		Shipping: &events.Address{Line1: "Hauptstraße 1", Line2: &line2, City: "Berlin", Country: "DE"},
 		Channel:  &ch,
-		Lines: []OrdersCreatedV2LinesItem{
-			{Sku: "BOOK-123", Quantity: 2, UnitPrice: Money{Amount: 1299, Currency: "EUR"}},
-			{Sku: "PEN-9", Quantity: 1, UnitPrice: Money{Amount: 0, Currency: "EUR"}},
+		Lines: []orders.CreatedV2LinesItem{
+			{Sku: "BOOK-123", Quantity: 2, UnitPrice: events.Money{Amount: 1299, Currency: "EUR"}},
+			{Sku: "PEN-9", Quantity: 1, UnitPrice: events.Money{Amount: 0, Currency: "EUR"}},
 		},
 		Tags: map[string]string{"campaign": "winter", "source": "newsletter"},
 		Note: &note,
@@ -58,12 +61,12 @@ func benchOrderMap() map[string]any {
 	}
 }
 
-func benchOpts() []Option {
+func benchOpts() []events.Option {
 	now := time.UnixMilli(1796048520743)
-	return []Option{
-		WithTraceID(benchTrace),
-		WithIDSource(func() string { return benchID }),
-		WithClock(func() time.Time { return now }),
+	return []events.Option{
+		events.WithTraceID(benchTrace),
+		events.WithIDSource(func() string { return benchID }),
+		events.WithClock(func() time.Time { return now }),
 	}
 }
 
@@ -74,7 +77,7 @@ func BenchmarkProduce(b *testing.B) {
 		data, opts := benchOrder(), benchOpts()
 		b.ReportAllocs()
 		for b.Loop() {
-			m, err := NewOrdersCreatedV2(data, opts...)
+			m, err := events.New(data, opts...)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -87,7 +90,7 @@ func BenchmarkProduce(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			env := map[string]any{
-				"job":      OrdersCreatedV2URN,
+				"job":      orders.CreatedV2URN,
 				"trace_id": benchTrace,
 				"data":     benchOrderMap(),
 				"meta": map[string]any{
@@ -103,11 +106,11 @@ func BenchmarkProduce(b *testing.B) {
 	})
 }
 
-// BenchmarkConsume: Router.Dispatch (strict decode + validate + typed handler),
+// BenchmarkConsume: events.Router.Dispatch (strict decode + validate + typed handler),
 // against json.Unmarshal into a map envelope and reading the same fields by key with
 // type assertions.
 func BenchmarkConsume(b *testing.B) {
-	m, err := NewOrdersCreatedV2(benchOrder(), benchOpts()...)
+	m, err := events.New(benchOrder(), benchOpts()...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,14 +121,14 @@ func BenchmarkConsume(b *testing.B) {
 	ctx := context.Background()
 	var sink int64
 	b.Run("impl=typed", func(b *testing.B) {
-		r := NewRouter()
-		r.HandleOrdersCreatedV2(OrdersCreatedV2HandlerFunc(func(_ context.Context, m Message[OrdersCreatedV2]) error {
+		r := events.NewRouter()
+		events.Handle(r, func(_ context.Context, m events.Message[orders.CreatedV2]) error {
 			sink += m.Data.OrderID + m.Data.Total.Amount + int64(len(m.Data.Customer.Email))
 			for _, l := range m.Data.Lines {
 				sink += int64(l.Quantity) + int64(len(l.Sku))
 			}
 			return nil
-		}))
+		})
 		b.ReportAllocs()
 		b.SetBytes(int64(len(body)))
 		for b.Loop() {
@@ -157,7 +160,7 @@ func consumeMap(body []byte, sink *int64) error {
 	if !ok || meta["schema_version"] != 1.0 {
 		return errBadMap
 	}
-	if env["job"] != OrdersCreatedV2URN {
+	if env["job"] != orders.CreatedV2URN {
 		return errBadMap
 	}
 	data, ok := env["data"].(map[string]any)

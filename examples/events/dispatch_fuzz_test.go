@@ -1,11 +1,11 @@
 // This file is hand-written (it has no generated-code header, so bqgen generate
-// leaves it alone): the native fuzz target of the generated Router.Dispatch (issue 7,
+// leaves it alone): the native fuzz target of the generated events.Router.Dispatch (issue 7,
 // item 1(b)), seeded with the envelopes of testdata/envelopes. CI runs the seeds and
 // the regression corpus of testdata/fuzz/FuzzDispatch only; fuzz it with
 //
 //	go test ./examples/events -run '^$' -fuzz FuzzDispatch -fuzztime 10m
 
-package events
+package events_test
 
 import (
 	"context"
@@ -15,36 +15,41 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events/billing"
+	"github.com/babelqueue/bqgen/examples/events/notifications"
+	"github.com/babelqueue/bqgen/examples/events/orders"
 )
 
 // captured is what the last successful dispatch handed to a handler: the typed
-// message (as any) and a function that re-encodes it with Message[T].Encode.
+// message (as any) and a function that re-encodes it with events.Message[T].Encode.
 type captured struct {
 	msg    any
 	encode func() ([]byte, error)
 }
 
 // capture returns a handler function that stores its message in *c.
-func capture[T any](c *captured) func(context.Context, Message[T]) error {
-	return func(_ context.Context, m Message[T]) error {
+func capture[T any](c *captured) func(context.Context, events.Message[T]) error {
+	return func(_ context.Context, m events.Message[T]) error {
 		*c = captured{msg: m, encode: m.Encode}
 		return nil
 	}
 }
 
-// captureRouter returns a Router with a capturing handler for every URN of the
+// captureRouter returns a events.Router with a capturing handler for every URN of the
 // example registry.
-func captureRouter(c *captured) *Router {
-	r := NewRouter()
-	r.HandleOrdersCreated(OrdersCreatedHandlerFunc(capture[OrdersCreated](c)))
-	r.HandleOrdersCreatedV2(OrdersCreatedV2HandlerFunc(capture[OrdersCreatedV2](c)))
-	r.HandleOrdersCancelled(OrdersCancelledHandlerFunc(capture[OrdersCancelled](c)))
-	r.HandleOrdersShip(OrdersShipHandlerFunc(capture[OrdersShip](c)))
-	r.HandleBillingInvoiceRequested(BillingInvoiceRequestedHandlerFunc(capture[BillingInvoiceRequested](c)))
-	r.HandleBillingPaymentCaptured(BillingPaymentCapturedHandlerFunc(capture[BillingPaymentCaptured](c)))
-	r.HandleBillingRefundIssued(BillingRefundIssuedHandlerFunc(capture[BillingRefundIssued](c)))
-	r.HandleNotificationsEmailWelcomeSend(NotificationsEmailWelcomeSendHandlerFunc(capture[NotificationsEmailWelcomeSend](c)))
-	r.HandleNotificationsPushSent(NotificationsPushSentHandlerFunc(capture[NotificationsPushSent](c)))
+func captureRouter(c *captured) *events.Router {
+	r := events.NewRouter()
+	events.Handle(r, capture[orders.Created](c))
+	events.Handle(r, capture[orders.CreatedV2](c))
+	events.Handle(r, capture[orders.Cancelled](c))
+	events.Handle(r, capture[orders.Ship](c))
+	events.Handle(r, capture[billing.InvoiceRequested](c))
+	events.Handle(r, capture[billing.PaymentCaptured](c))
+	events.Handle(r, capture[billing.RefundIssued](c))
+	events.Handle(r, capture[notifications.EmailWelcomeSend](c))
+	events.Handle(r, capture[notifications.PushSent](c))
 	return r
 }
 
@@ -68,10 +73,10 @@ func envelopeSeeds(tb testing.TB) map[string][]byte {
 
 // classified are the sentinel errors a Dispatch error must wrap when no handler
 // fails.
-var classified = []error{ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN, ErrInvalidData}
+var classified = []error{events.ErrMalformedEnvelope, events.ErrUnsupportedSchemaVersion, events.ErrUnknownURN, events.ErrInvalidData}
 
 // checkDispatch is the property of FuzzDispatch for one body: Dispatch does not
-// panic; an error wraps exactly one of the four sentinels and DeadLetterReasonOf
+// panic; an error wraps exactly one of the four sentinels and events.DeadLetterReasonOf
 // maps it to unknown_urn or poison; a body that dispatches re-encodes to an envelope
 // that dispatches to an equal message, and re-encoding that one gives the same
 // bytes. It returns the Dispatch error.
@@ -90,11 +95,11 @@ func checkDispatch(t *testing.T, body []byte) error {
 		if len(is) != 1 {
 			t.Fatalf("Dispatch error wraps %d of the sentinels %v: %v\nbody: %q", len(is), is, err, body)
 		}
-		want := ReasonPoison
-		if is[0] == ErrUnknownURN {
-			want = ReasonUnknownURN
+		want := events.ReasonPoison
+		if is[0] == events.ErrUnknownURN {
+			want = events.ReasonUnknownURN
 		}
-		if got := DeadLetterReasonOf(err); got != want {
+		if got := events.DeadLetterReasonOf(err); got != want {
 			t.Fatalf("DeadLetterReasonOf(%v) = %q, want %q", err, got, want)
 		}
 		if c.msg != nil {
@@ -150,20 +155,20 @@ func FuzzDispatch(f *testing.F) {
 func TestEnvelopeFixtures(t *testing.T) {
 	want := map[string]error{
 		"dead_lettered.json":              nil,
-		"dead_lettered_unknown_urn.json":  ErrUnknownURN,
+		"dead_lettered_unknown_urn.json":  events.ErrUnknownURN,
 		"extra_keys_everywhere.json":      nil,
-		"invalid_data_closed.json":        ErrInvalidData,
+		"invalid_data_closed.json":        events.ErrInvalidData,
 		"job_and_urn.json":                nil, // job wins over the alias
-		"no_identity.json":                ErrMalformedEnvelope,
+		"no_identity.json":                events.ErrMalformedEnvelope,
 		"non_ascii.json":                  nil,
 		"null_payload.json":               nil,
 		"number_half_large_integer.json":  nil,
-		"number_overflow.json":            ErrMalformedEnvelope, // 1e400
+		"number_overflow.json":            events.ErrMalformedEnvelope, // 1e400
 		"orders_created_v1.json":          nil,
 		"produced_orders_created_v2.json": nil,
 		"ship_closed.json":                nil,
-		"unknown_schema_version.json":     ErrUnsupportedSchemaVersion,
-		"unknown_urn.json":                ErrUnknownURN,
+		"unknown_schema_version.json":     events.ErrUnsupportedSchemaVersion,
+		"unknown_urn.json":                events.ErrUnknownURN,
 		"urn_alias.json":                  nil,
 		"whitespace.json":                 nil,
 	}
@@ -188,10 +193,10 @@ func TestEnvelopeFixtures(t *testing.T) {
 }
 
 // TestProducedFixture checks that produced_orders_created_v2.json is exactly what
-// the generated producer writes (CONTRACT §1: key order, compact, no HTML escaping).
+// the generated producer writes (docs/contract.md#envelope: key order, compact, no HTML escaping).
 func TestProducedFixture(t *testing.T) {
 	body := envelopeSeeds(t)["produced_orders_created_v2.json"]
-	m, err := DecodeOrdersCreatedV2(body)
+	m, err := events.Decode[orders.CreatedV2](body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,17 @@
 // Every body must come back with the right classified error, never a panic and never a
 // silent repair. docs/hardening.md ("Generated decoder") lists the limits.
 
-package events
+package events_test
 
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events/orders"
 )
 
 const (
@@ -62,94 +66,94 @@ func hostileBodies() []hostileCase {
 	return []hostileCase{
 		b("baseline", hEnv(hData), nil, ""),
 
-		// Invalid UTF-8: rejected, never replaced with U+FFFD (BRIEF §8).
-		b("invalid UTF-8 byte in a data string", hEnv(hData2(`"winter"`, "\"win\xfftor\"")), ErrMalformedEnvelope, "invalid UTF-8"),
-		b("invalid UTF-8 in a key", hEnv(hData2(`"campaign"`, "\"camp\xc3\"")), ErrMalformedEnvelope, "invalid UTF-8"),
-		b("invalid UTF-8 in job", strings.Replace(hEnv(hData), "created.v2", "created\xe2\x82", 1), ErrMalformedEnvelope, "invalid UTF-8"),
-		b("overlong UTF-8 encoding of '/'", hEnv(hData2(`"winter"`, "\"\xc0\xaf\"")), ErrMalformedEnvelope, "invalid UTF-8"),
-		b("UTF-8-encoded surrogate U+D800", hEnv(hData2(`"winter"`, "\"\xed\xa0\x80\"")), ErrMalformedEnvelope, "invalid UTF-8"),
-		b("code point above U+10FFFF", hEnv(hData2(`"winter"`, "\"\xf4\x90\x80\x80\"")), ErrMalformedEnvelope, "invalid UTF-8"),
-		b("truncated multi-byte sequence at the end", hEnv(hData)+"\xe2", ErrMalformedEnvelope, ""),
-		b("invalid UTF-8 outside a string", hEnv(hData)+" \xff", ErrMalformedEnvelope, "byte 0xff"),
-		b("UTF-8 byte order mark", "\xef\xbb\xbf"+hEnv(hData), ErrMalformedEnvelope, "byte 0xef"),
-		b("unpaired high surrogate escape", hEnv(hData2(`"winter"`, `"\ud800"`)), ErrMalformedEnvelope, "unpaired surrogate"),
-		b("unpaired low surrogate escape", hEnv(hData2(`"winter"`, `"\udc00x"`)), ErrMalformedEnvelope, "unpaired surrogate"),
-		b("high surrogate escape then a non-surrogate", hEnv(hData2(`"winter"`, `"\ud83d\u0041"`)), ErrMalformedEnvelope, "unpaired surrogate"),
+		// Invalid UTF-8: rejected, never replaced with U+FFFD (docs/decisions.md#unicode).
+		b("invalid UTF-8 byte in a data string", hEnv(hData2(`"winter"`, "\"win\xfftor\"")), events.ErrMalformedEnvelope, "invalid UTF-8"),
+		b("invalid UTF-8 in a key", hEnv(hData2(`"campaign"`, "\"camp\xc3\"")), events.ErrMalformedEnvelope, "invalid UTF-8"),
+		b("invalid UTF-8 in job", strings.Replace(hEnv(hData), "created.v2", "created\xe2\x82", 1), events.ErrMalformedEnvelope, "invalid UTF-8"),
+		b("overlong UTF-8 encoding of '/'", hEnv(hData2(`"winter"`, "\"\xc0\xaf\"")), events.ErrMalformedEnvelope, "invalid UTF-8"),
+		b("UTF-8-encoded surrogate U+D800", hEnv(hData2(`"winter"`, "\"\xed\xa0\x80\"")), events.ErrMalformedEnvelope, "invalid UTF-8"),
+		b("code point above U+10FFFF", hEnv(hData2(`"winter"`, "\"\xf4\x90\x80\x80\"")), events.ErrMalformedEnvelope, "invalid UTF-8"),
+		b("truncated multi-byte sequence at the end", hEnv(hData)+"\xe2", events.ErrMalformedEnvelope, ""),
+		b("invalid UTF-8 outside a string", hEnv(hData)+" \xff", events.ErrMalformedEnvelope, "byte 0xff"),
+		b("UTF-8 byte order mark", "\xef\xbb\xbf"+hEnv(hData), events.ErrMalformedEnvelope, "byte 0xef"),
+		b("unpaired high surrogate escape", hEnv(hData2(`"winter"`, `"\ud800"`)), events.ErrMalformedEnvelope, "unpaired surrogate"),
+		b("unpaired low surrogate escape", hEnv(hData2(`"winter"`, `"\udc00x"`)), events.ErrMalformedEnvelope, "unpaired surrogate"),
+		b("high surrogate escape then a non-surrogate", hEnv(hData2(`"winter"`, `"\ud83d\u0041"`)), events.ErrMalformedEnvelope, "unpaired surrogate"),
 		b("paired surrogate escapes", hEnv(hData2(`"winter"`, `"\ud83d\udce6"`)), nil, ""),
-		b("raw control character in a string", hEnv(hData2(`"winter"`, "\"a\x00b\"")), ErrMalformedEnvelope, "control character"),
+		b("raw control character in a string", hEnv(hData2(`"winter"`, "\"a\x00b\"")), events.ErrMalformedEnvelope, "control character"),
 		b("escaped NUL in a string", hEnv(hData2(`"winter"`, `"a\u0000b"`)), nil, ""),
 
 		// Duplicate keys, at every level: rejected (docs/hardening.md says why).
-		b("duplicate key: top level (job)", `{"job":"urn:babel:orders:created.v2","job":"urn:babel:orders:ship",`+hTrace+`,"data":`+hData+`,`+hMeta+`}`, ErrMalformedEnvelope, `duplicate object key "job"`),
-		b("duplicate key: job and an unknown key twice", hEnv(hData, `"x":1`, `"x":1`), ErrMalformedEnvelope, `duplicate object key "x"`),
-		b("duplicate key: meta", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1,"schema_version":2`, 1), ErrMalformedEnvelope, `duplicate object key "schema_version"`),
-		b("duplicate key: data", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"order_id":7`)), ErrMalformedEnvelope, `duplicate object key "order_id"`),
-		b("duplicate key: named type in data", hEnv(hData2(`"email":"ada@example.com"`, `"email":"ada@example.com","email":"eve@example.com"`)), ErrMalformedEnvelope, `duplicate object key "email"`),
-		b("duplicate key: money", hEnv(hData2(`"amount":2598`, `"amount":2598,"amount":1`)), ErrMalformedEnvelope, `duplicate object key "amount"`),
-		b("duplicate key: object in an array", hEnv(hData2(`"sku":"BOOK-123"`, `"sku":"BOOK-123","sku":"PEN-9"`)), ErrMalformedEnvelope, `duplicate object key "sku"`),
-		b("duplicate key: map", hEnv(hData2(`"campaign":"winter"`, `"campaign":"winter","campaign":"summer"`)), ErrMalformedEnvelope, `duplicate object key "campaign"`),
-		b("duplicate key: dead_letter", hEnv(hData, strings.Replace(dl, `"attempts":0`, `"attempts":0,"attempts":0`, 1)), ErrMalformedEnvelope, `duplicate object key "attempts"`),
-		b("duplicate key: tolerated unknown object", hEnv(hData, `"x":{"a":[{"b":1,"b":1}]}`), ErrMalformedEnvelope, `duplicate object key "b"`),
-		b("duplicate key: escaped spelling of the same key", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"order\u005fid":7`)), ErrMalformedEnvelope, `duplicate object key "order_id"`),
-		b("duplicate key: in an object of 40 keys (map path)", hEnv(hData, `"x":{`+manyKeys(40)+`,"k7":0}`), ErrMalformedEnvelope, `duplicate object key "k7"`),
+		b("duplicate key: top level (job)", `{"job":"urn:babel:orders:created.v2","job":"urn:babel:orders:ship",`+hTrace+`,"data":`+hData+`,`+hMeta+`}`, events.ErrMalformedEnvelope, `duplicate object key "job"`),
+		b("duplicate key: job and an unknown key twice", hEnv(hData, `"x":1`, `"x":1`), events.ErrMalformedEnvelope, `duplicate object key "x"`),
+		b("duplicate key: meta", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1,"schema_version":2`, 1), events.ErrMalformedEnvelope, `duplicate object key "schema_version"`),
+		b("duplicate key: data", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"order_id":7`)), events.ErrMalformedEnvelope, `duplicate object key "order_id"`),
+		b("duplicate key: named type in data", hEnv(hData2(`"email":"ada@example.com"`, `"email":"ada@example.com","email":"eve@example.com"`)), events.ErrMalformedEnvelope, `duplicate object key "email"`),
+		b("duplicate key: money", hEnv(hData2(`"amount":2598`, `"amount":2598,"amount":1`)), events.ErrMalformedEnvelope, `duplicate object key "amount"`),
+		b("duplicate key: object in an array", hEnv(hData2(`"sku":"BOOK-123"`, `"sku":"BOOK-123","sku":"PEN-9"`)), events.ErrMalformedEnvelope, `duplicate object key "sku"`),
+		b("duplicate key: map", hEnv(hData2(`"campaign":"winter"`, `"campaign":"winter","campaign":"summer"`)), events.ErrMalformedEnvelope, `duplicate object key "campaign"`),
+		b("duplicate key: dead_letter", hEnv(hData, strings.Replace(dl, `"attempts":0`, `"attempts":0,"attempts":0`, 1)), events.ErrMalformedEnvelope, `duplicate object key "attempts"`),
+		b("duplicate key: tolerated unknown object", hEnv(hData, `"x":{"a":[{"b":1,"b":1}]}`), events.ErrMalformedEnvelope, `duplicate object key "b"`),
+		b("duplicate key: escaped spelling of the same key", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"order\u005fid":7`)), events.ErrMalformedEnvelope, `duplicate object key "order_id"`),
+		b("duplicate key: in an object of 40 keys (map path)", hEnv(hData, `"x":{`+manyKeys(40)+`,"k7":0}`), events.ErrMalformedEnvelope, `duplicate object key "k7"`),
 
 		// Numbers: integers exact within int64, no overflow to ±Inf.
-		b("integer beyond int64 in data", hEnv(hData2(`"order_id":1042`, `"order_id":9223372036854775808`)), ErrInvalidData, "out of int64 range"),
-		b("integer below int64 in data", hEnv(hData2(`"placed_at":1796040000000`, `"placed_at":-9223372036854775809`)), ErrInvalidData, "out of int64 range"),
-		b("integer beyond int32 in data", hEnv(hData2(`"quantity":2`, `"quantity":2147483648`)), ErrInvalidData, "out of int32 range"),
-		b("integer 1e19 (exponent form) in data", hEnv(hData2(`"order_id":1042`, `"order_id":1e19`)), ErrInvalidData, "out of int64 range"),
-		b("1e400 in data", hEnv(hData2(`"order_id":1042`, `"order_id":1e400`)), ErrMalformedEnvelope, "overflows a float64"),
-		b("-1e400 in an unknown key", hEnv(hData, `"x":-1e400`), ErrMalformedEnvelope, "overflows a float64"),
-		b("1e-400 for an integer", hEnv(hData2(`"order_id":1042`, `"order_id":1e-400`)), ErrInvalidData, "expected integer"),
-		b("1.5 for an integer", hEnv(hData2(`"order_id":1042`, `"order_id":1.5`)), ErrInvalidData, "expected integer"),
+		b("integer beyond int64 in data", hEnv(hData2(`"order_id":1042`, `"order_id":9223372036854775808`)), events.ErrInvalidData, "out of int64 range"),
+		b("integer below int64 in data", hEnv(hData2(`"placed_at":1796040000000`, `"placed_at":-9223372036854775809`)), events.ErrInvalidData, "out of int64 range"),
+		b("integer beyond int32 in data", hEnv(hData2(`"quantity":2`, `"quantity":2147483648`)), events.ErrInvalidData, "out of int32 range"),
+		b("integer 1e19 (exponent form) in data", hEnv(hData2(`"order_id":1042`, `"order_id":1e19`)), events.ErrInvalidData, "out of int64 range"),
+		b("1e400 in data", hEnv(hData2(`"order_id":1042`, `"order_id":1e400`)), events.ErrMalformedEnvelope, "overflows a float64"),
+		b("-1e400 in an unknown key", hEnv(hData, `"x":-1e400`), events.ErrMalformedEnvelope, "overflows a float64"),
+		b("1e-400 for an integer", hEnv(hData2(`"order_id":1042`, `"order_id":1e-400`)), events.ErrInvalidData, "expected integer"),
+		b("1.5 for an integer", hEnv(hData2(`"order_id":1042`, `"order_id":1.5`)), events.ErrInvalidData, "expected integer"),
 		b("1042.0 for an integer (accepted)", hEnv(hData2(`"order_id":1042`, `"order_id":1042.0`)), nil, ""),
-		b("integer with 400 digits", hEnv(hData2(`"order_id":1042`, `"order_id":1`+strings.Repeat("0", 400))), ErrMalformedEnvelope, "overflows a float64"),
-		b("NaN literal", hEnv(hData2(`"order_id":1042`, `"order_id":NaN`)), ErrMalformedEnvelope, "expected a value"),
-		b("Infinity literal", hEnv(hData2(`"order_id":1042`, `"order_id":-Infinity`)), ErrMalformedEnvelope, "expected a digit"),
-		b("leading zero", hEnv(hData2(`"order_id":1042`, `"order_id":01042`)), ErrMalformedEnvelope, ""),
-		b("leading plus", hEnv(hData2(`"order_id":1042`, `"order_id":+1042`)), ErrMalformedEnvelope, ""),
-		b("attempts beyond int64", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":9223372036854775808`, 1), ErrMalformedEnvelope, "attempts 9223372036854775808 out of range"),
-		b("meta.created_at beyond int64", strings.Replace(hEnv(hData), `"created_at":1796040000000`, `"created_at":1e19`, 1), ErrMalformedEnvelope, "meta.created_at"),
+		b("integer with 400 digits", hEnv(hData2(`"order_id":1042`, `"order_id":1`+strings.Repeat("0", 400))), events.ErrMalformedEnvelope, "overflows a float64"),
+		b("NaN literal", hEnv(hData2(`"order_id":1042`, `"order_id":NaN`)), events.ErrMalformedEnvelope, "expected a value"),
+		b("Infinity literal", hEnv(hData2(`"order_id":1042`, `"order_id":-Infinity`)), events.ErrMalformedEnvelope, "expected a digit"),
+		b("leading zero", hEnv(hData2(`"order_id":1042`, `"order_id":01042`)), events.ErrMalformedEnvelope, ""),
+		b("leading plus", hEnv(hData2(`"order_id":1042`, `"order_id":+1042`)), events.ErrMalformedEnvelope, ""),
+		b("attempts beyond int64", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":9223372036854775808`, 1), events.ErrMalformedEnvelope, "attempts 9223372036854775808 out of range"),
+		b("meta.created_at beyond int64", strings.Replace(hEnv(hData), `"created_at":1796040000000`, `"created_at":1e19`, 1), events.ErrMalformedEnvelope, "meta.created_at"),
 
 		// Nesting: at most maxJSONDepth (128) levels, envelope included.
 		b("nesting at the limit (128)", deep(126), nil, ""),
-		b("nesting over the limit (129)", deep(127), ErrMalformedEnvelope, "nesting deeper than 128"),
-		b("100,000 open brackets", strings.Repeat("[", 100000), ErrMalformedEnvelope, "nesting deeper than 128"),
-		b("100,000 open braces", strings.Repeat(`{"a":`, 100000), ErrMalformedEnvelope, "nesting deeper than 128"),
+		b("nesting over the limit (129)", deep(127), events.ErrMalformedEnvelope, "nesting deeper than 128"),
+		b("100,000 open brackets", strings.Repeat("[", 100000), events.ErrMalformedEnvelope, "nesting deeper than 128"),
+		b("100,000 open braces", strings.Repeat(`{"a":`, 100000), events.ErrMalformedEnvelope, "nesting deeper than 128"),
 
-		// The shape of the envelope (CONTRACT §1, §2, §6).
-		b("data is an array", hEnv(`[`+hData+`]`), ErrMalformedEnvelope, "data must be an object, got array"),
-		b("data is a string", hEnv(`"`+strings.ReplaceAll(hData, `"`, `\"`)+`"`), ErrMalformedEnvelope, "data must be an object, got string"),
-		b("data is null", hEnv(`null`), ErrMalformedEnvelope, "data must be an object, got null"),
-		b("data missing", `{"job":"urn:babel:orders:created.v2",`+hTrace+`,`+hMeta+`}`, ErrMalformedEnvelope, "missing data"),
-		b("attempts negative", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":-1`, 1), ErrMalformedEnvelope, "attempts must be >= 0"),
-		b("attempts fractional", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":0.5`, 1), ErrMalformedEnvelope, "attempts must be an integer"),
-		b("attempts a string", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":"1"`, 1), ErrMalformedEnvelope, "attempts must be an integer"),
+		// The shape of the envelope (docs/contract.md#envelope, #meta-block, #consumer-rules).
+		b("data is an array", hEnv(`[`+hData+`]`), events.ErrMalformedEnvelope, "data must be an object, got array"),
+		b("data is a string", hEnv(`"`+strings.ReplaceAll(hData, `"`, `\"`)+`"`), events.ErrMalformedEnvelope, "data must be an object, got string"),
+		b("data is null", hEnv(`null`), events.ErrMalformedEnvelope, "data must be an object, got null"),
+		b("data missing", `{"job":"urn:babel:orders:created.v2",`+hTrace+`,`+hMeta+`}`, events.ErrMalformedEnvelope, "missing data"),
+		b("attempts negative", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":-1`, 1), events.ErrMalformedEnvelope, "attempts must be >= 0"),
+		b("attempts fractional", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":0.5`, 1), events.ErrMalformedEnvelope, "attempts must be an integer"),
+		b("attempts a string", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":"1"`, 1), events.ErrMalformedEnvelope, "attempts must be an integer"),
 		b("attempts 2.0 (an integer)", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":2.0`, 1), nil, ""),
-		b("dead_letter.attempts negative", hEnv(hData, strings.Replace(dl, `"attempts":0`, `"attempts":-3`, 1)), ErrMalformedEnvelope, "dead_letter.attempts must be >= 0"),
-		b("meta missing", `{"job":"urn:babel:orders:created.v2",`+hTrace+`,"data":`+hData+`,"attempts":0}`, ErrMalformedEnvelope, "missing meta"),
-		b("meta is an array", strings.Replace(hEnv(hData), hMeta, `"meta":[]`, 1), ErrMalformedEnvelope, "meta must be an object"),
-		b(`schema_version "1" (a string)`, strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":"1"`, 1), ErrMalformedEnvelope, "meta.schema_version must be an integer, got string"),
-		b("schema_version 2", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":2`, 1), ErrUnsupportedSchemaVersion, "2 (supported: 1)"),
-		b("schema_version 1.5", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1.5`, 1), ErrMalformedEnvelope, "meta.schema_version must be an integer"),
-		b("schema_version 1e30", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1e30`, 1), ErrUnsupportedSchemaVersion, ""),
-		b("schema_version missing", strings.Replace(hEnv(hData), `"schema_version":1,`, ``, 1), ErrMalformedEnvelope, "missing meta.schema_version"),
-		b("no identity", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2",`, ``, 1), ErrMalformedEnvelope, "no identity"),
-		b("job is a number", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":1`, 1), ErrMalformedEnvelope, "job must be a string"),
-		b("job empty", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":""`, 1), ErrMalformedEnvelope, "job is empty"),
-		b("blank trace_id", strings.Replace(hEnv(hData), hTrace, `"trace_id":" \t"`, 1), ErrMalformedEnvelope, "blank trace_id"),
-		b("unknown URN", strings.Replace(hEnv(hData), `created.v2`, `created.v3`, 1), ErrUnknownURN, `no handler for "urn:babel:orders:created.v3"`),
-		b("data of another URN's shape", strings.Replace(hEnv(hData), `created.v2`, `ship`, 1), ErrInvalidData, "$.carrier: required property missing"),
+		b("dead_letter.attempts negative", hEnv(hData, strings.Replace(dl, `"attempts":0`, `"attempts":-3`, 1)), events.ErrMalformedEnvelope, "dead_letter.attempts must be >= 0"),
+		b("meta missing", `{"job":"urn:babel:orders:created.v2",`+hTrace+`,"data":`+hData+`,"attempts":0}`, events.ErrMalformedEnvelope, "missing meta"),
+		b("meta is an array", strings.Replace(hEnv(hData), hMeta, `"meta":[]`, 1), events.ErrMalformedEnvelope, "meta must be an object"),
+		b(`schema_version "1" (a string)`, strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":"1"`, 1), events.ErrMalformedEnvelope, "meta.schema_version must be an integer, got string"),
+		b("schema_version 2", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":2`, 1), events.ErrUnsupportedSchemaVersion, "2 (supported: 1)"),
+		b("schema_version 1.5", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1.5`, 1), events.ErrMalformedEnvelope, "meta.schema_version must be an integer"),
+		b("schema_version 1e30", strings.Replace(hEnv(hData), `"schema_version":1`, `"schema_version":1e30`, 1), events.ErrUnsupportedSchemaVersion, ""),
+		b("schema_version missing", strings.Replace(hEnv(hData), `"schema_version":1,`, ``, 1), events.ErrMalformedEnvelope, "missing meta.schema_version"),
+		b("no identity", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2",`, ``, 1), events.ErrMalformedEnvelope, "no identity"),
+		b("job is a number", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":1`, 1), events.ErrMalformedEnvelope, "job must be a string"),
+		b("job empty", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":""`, 1), events.ErrMalformedEnvelope, "job is empty"),
+		b("blank trace_id", strings.Replace(hEnv(hData), hTrace, `"trace_id":" \t"`, 1), events.ErrMalformedEnvelope, "blank trace_id"),
+		b("unknown URN", strings.Replace(hEnv(hData), `created.v2`, `created.v3`, 1), events.ErrUnknownURN, `no handler for "urn:babel:orders:created.v3"`),
+		b("data of another URN's shape", strings.Replace(hEnv(hData), `created.v2`, `ship`, 1), events.ErrInvalidData, "$.carrier: required property missing"),
 
 		// Not one JSON object.
-		b("empty body", "", ErrMalformedEnvelope, "unexpected end of input"),
-		b("whitespace only", " \n\t ", ErrMalformedEnvelope, "unexpected end of input"),
-		b("null body", "null", ErrMalformedEnvelope, "body must be a JSON object, got null"),
-		b("array body", "["+hEnv(hData)+"]", ErrMalformedEnvelope, "body must be a JSON object, got array"),
-		b("two envelopes", hEnv(hData)+hEnv(hData), ErrMalformedEnvelope, "after the top-level value"),
-		b("trailing comma", strings.TrimSuffix(hEnv(hData), "}")+",}", ErrMalformedEnvelope, "expected a string key"),
-		b("single-quoted strings", strings.ReplaceAll(hEnv(hData), `"`, `'`), ErrMalformedEnvelope, "expected a string key"),
-		b("comment", "/* hi */"+hEnv(hData), ErrMalformedEnvelope, "expected a value"),
+		b("empty body", "", events.ErrMalformedEnvelope, "unexpected end of input"),
+		b("whitespace only", " \n\t ", events.ErrMalformedEnvelope, "unexpected end of input"),
+		b("null body", "null", events.ErrMalformedEnvelope, "body must be a JSON object, got null"),
+		b("array body", "["+hEnv(hData)+"]", events.ErrMalformedEnvelope, "body must be a JSON object, got array"),
+		b("two envelopes", hEnv(hData)+hEnv(hData), events.ErrMalformedEnvelope, "after the top-level value"),
+		b("trailing comma", strings.TrimSuffix(hEnv(hData), "}")+",}", events.ErrMalformedEnvelope, "expected a string key"),
+		b("single-quoted strings", strings.ReplaceAll(hEnv(hData), `"`, `'`), events.ErrMalformedEnvelope, "expected a string key"),
+		b("comment", "/* hi */"+hEnv(hData), events.ErrMalformedEnvelope, "expected a value"),
 	}
 }
 
@@ -160,7 +164,7 @@ func manyKeys(n int) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`"k` + itoa(i) + `":0`)
+		b.WriteString(`"k` + strconv.Itoa(i) + `":0`)
 	}
 	return b.String()
 }
@@ -187,8 +191,8 @@ func TestHostileBodies(t *testing.T) {
 	}
 }
 
-// TestMaxBodySize checks the Router's body size limit: DefaultMaxBodySize for
-// NewRouter() and the zero Router, WithMaxBodySize to change it, n <= 0 for none.
+// TestMaxBodySize checks the events.Router's body size limit: events.DefaultMaxBodySize for
+// events.NewRouter() and the zero events.Router, events.WithMaxBodySize to change it, n <= 0 for none.
 func TestMaxBodySize(t *testing.T) {
 	// pad returns a valid envelope of exactly n bytes (an unknown key carries the padding).
 	pad := func(n int) []byte {
@@ -198,28 +202,28 @@ func TestMaxBodySize(t *testing.T) {
 		}
 		return []byte(hEnv(hData, `"x":"`+strings.Repeat("a", n-len(base))+`"`))
 	}
-	handled := func(r *Router) *Router {
-		r.HandleOrdersCreatedV2(OrdersCreatedV2HandlerFunc(func(context.Context, Message[OrdersCreatedV2]) error { return nil }))
+	handled := func(r *events.Router) *events.Router {
+		events.Handle(r, func(context.Context, events.Message[orders.CreatedV2]) error { return nil })
 		return r
 	}
-	if DefaultMaxBodySize != 1<<20 {
-		t.Errorf("DefaultMaxBodySize = %d, want 1 MiB (docs/generated-code.md)", DefaultMaxBodySize)
+	if events.DefaultMaxBodySize != 1<<20 {
+		t.Errorf("DefaultMaxBodySize = %d, want 1 MiB (docs/generated-code.md)", events.DefaultMaxBodySize)
 	}
 	cases := []struct {
 		name string
-		r    *Router
+		r    *events.Router
 		size int
 		want error
 	}{
-		{"default, at the limit", NewRouter(), DefaultMaxBodySize, nil},
-		{"default, one byte over", NewRouter(), DefaultMaxBodySize + 1, ErrMalformedEnvelope},
-		{"zero Router, one byte over", &Router{}, DefaultMaxBodySize + 1, ErrMalformedEnvelope},
-		{"WithMaxBodySize(4096), at the limit", NewRouter(WithMaxBodySize(4096)), 4096, nil},
-		{"WithMaxBodySize(4096), one byte over", NewRouter(WithMaxBodySize(4096)), 4097, ErrMalformedEnvelope},
-		{"WithMaxBodySize(8 MiB), 2 MiB", NewRouter(WithMaxBodySize(8 << 20)), 2 << 20, nil},
-		{"WithMaxBodySize(0): no limit", NewRouter(WithMaxBodySize(0)), 3 << 20, nil},
-		{"WithMaxBodySize(-1): no limit", NewRouter(WithMaxBodySize(-1)), 3 << 20, nil},
-		{"nil option ignored", NewRouter(nil), DefaultMaxBodySize + 1, ErrMalformedEnvelope},
+		{"default, at the limit", events.NewRouter(), events.DefaultMaxBodySize, nil},
+		{"default, one byte over", events.NewRouter(), events.DefaultMaxBodySize + 1, events.ErrMalformedEnvelope},
+		{"zero events.Router, one byte over", &events.Router{}, events.DefaultMaxBodySize + 1, events.ErrMalformedEnvelope},
+		{"WithMaxBodySize(4096), at the limit", events.NewRouter(events.WithMaxBodySize(4096)), 4096, nil},
+		{"WithMaxBodySize(4096), one byte over", events.NewRouter(events.WithMaxBodySize(4096)), 4097, events.ErrMalformedEnvelope},
+		{"WithMaxBodySize(8 MiB), 2 MiB", events.NewRouter(events.WithMaxBodySize(8 << 20)), 2 << 20, nil},
+		{"WithMaxBodySize(0): no limit", events.NewRouter(events.WithMaxBodySize(0)), 3 << 20, nil},
+		{"WithMaxBodySize(-1): no limit", events.NewRouter(events.WithMaxBodySize(-1)), 3 << 20, nil},
+		{"nil option ignored", events.NewRouter(nil), events.DefaultMaxBodySize + 1, events.ErrMalformedEnvelope},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -232,16 +236,16 @@ func TestMaxBodySize(t *testing.T) {
 				if !strings.Contains(err.Error(), "over the limit") {
 					t.Errorf("error %q does not say the body is over the limit", err)
 				}
-				if DeadLetterReasonOf(err) != ReasonPoison {
-					t.Errorf("DeadLetterReasonOf = %q, want poison", DeadLetterReasonOf(err))
+				if events.DeadLetterReasonOf(err) != events.ReasonPoison {
+					t.Errorf("DeadLetterReasonOf = %q, want poison", events.DeadLetterReasonOf(err))
 				}
 			}
 		})
 	}
 	// The limit is checked before parsing: a huge body that is not JSON at all is
 	// still reported as over the limit.
-	err := NewRouter(WithMaxBodySize(10)).Dispatch(context.Background(), []byte(strings.Repeat("[", 11)))
-	if !errors.Is(err, ErrMalformedEnvelope) || !strings.Contains(err.Error(), "over the limit") {
+	err := events.NewRouter(events.WithMaxBodySize(10)).Dispatch(context.Background(), []byte(strings.Repeat("[", 11)))
+	if !errors.Is(err, events.ErrMalformedEnvelope) || !strings.Contains(err.Error(), "over the limit") {
 		t.Errorf("Dispatch = %v, want the size error before the syntax error", err)
 	}
 }

@@ -3,7 +3,7 @@
 // and fmt never prints a sensitive value (docs/generated-code.md, "Logging personal
 // data").
 
-package events
+package events_test
 
 import (
 	"bytes"
@@ -12,24 +12,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events/billing"
+	"github.com/babelqueue/bqgen/examples/events/orders"
 )
 
 // piiOrder is an orders:created.v2 whose sensitive values (Customer.email,
 // Address.line1/line2/postal_code); line1 starts with a multi-byte character.
-func piiOrder() OrdersCreatedV2 {
-	ch := OrdersCreatedV2ChannelWeb
+func piiOrder() orders.CreatedV2 {
+	ch := orders.CreatedV2ChannelWeb
 	line2 := "Hinterhaus"
 	postal := "10115"
-	note := NullableOf("Leave at the door")
-	return OrdersCreatedV2{
+	note := events.NullableOf("Leave at the door")
+	return orders.CreatedV2{
 		OrderID:  1042,
-		Customer: Customer{CustomerID: "0b6f2a9e-3c1d-4e5f-8a7b-9c0d1e2f3a4b", Email: "ada.lovelace@example.com", DisplayName: &Nullable[string]{}},
-		Total:    Money{Amount: 2598, Currency: "EUR"},
+		Customer: events.Customer{CustomerID: "0b6f2a9e-3c1d-4e5f-8a7b-9c0d1e2f3a4b", Email: "ada.lovelace@example.com", DisplayName: &events.Nullable[string]{}},
+		Total:    events.Money{Amount: 2598, Currency: "EUR"},
 		PlacedAt: 1796040000000,
-		Shipping: &Address{Line1: "Ölmühle 3", Line2: &line2, City: "Berlin", PostalCode: &postal, Country: "DE"},
-		Billing:  &Nullable[Address]{},
+		Shipping: &events.Address{Line1: "Ölmühle 3", Line2: &line2, City: "Berlin", PostalCode: &postal, Country: "DE"},
+		Billing:  &events.Nullable[events.Address]{},
 		Channel:  &ch,
-		Lines:    []OrdersCreatedV2LinesItem{{Sku: "BOOK-123", Quantity: 2, UnitPrice: Money{Amount: 1299, Currency: "EUR"}}},
+		Lines:    []orders.CreatedV2LinesItem{{Sku: "BOOK-123", Quantity: 2, UnitPrice: events.Money{Amount: 1299, Currency: "EUR"}}},
 		Tags:     map[string]string{"source": "newsletter"},
 		Note:     &note,
 	}
@@ -76,10 +80,10 @@ func TestLogDataJSONHandler(t *testing.T) {
 }
 
 func TestLogMessageJSONHandler(t *testing.T) {
-	m, err := NewOrdersCreatedV2(piiOrder(),
-		WithTraceID("7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b"),
-		WithIDSource(func() string { return "f08fd9ac-9b9c-4ba9-9569-c482f9df2664" }),
-		WithClock(func() time.Time { return time.UnixMilli(1796040000123) }))
+	m, err := events.New(piiOrder(),
+		events.WithTraceID("7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b"),
+		events.WithIDSource(func() string { return "f08fd9ac-9b9c-4ba9-9569-c482f9df2664" }),
+		events.WithClock(func() time.Time { return time.UnixMilli(1796040000123) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +91,7 @@ func TestLogMessageJSONHandler(t *testing.T) {
 		`"trace_id":"7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b","data":` + piiData + `,` +
 		`"meta":{"id":"f08fd9ac-9b9c-4ba9-9569-c482f9df2664","queue":"orders","lang":"go","schema_version":1,` +
 		`"created_at":1796040000123},"attempts":0}}` + "\n"
-	for _, v := range []any{m, *m} { // *Message[T] and Message[T] (what a handler gets)
+	for _, v := range []any{m, *m} { // *events.Message[T] and events.Message[T] (what a handler gets)
 		var buf bytes.Buffer
 		jsonLogger(&buf).Info("received", "msg", v)
 		if got := buf.String(); got != want {
@@ -102,19 +106,19 @@ func TestLogMessageJSONHandler(t *testing.T) {
 }
 
 func TestLogNullableSensitive(t *testing.T) {
-	p := BillingPaymentCaptured{
+	p := billing.PaymentCaptured{
 		PaymentID: "3d1f0e2a-8b7c-4d6e-9f01-23456789abcd", OrderID: 1042,
-		Amount: Money{Amount: 2598, Currency: "EUR"}, CapturedAt: 1796040000000,
-		Method: BillingPaymentCapturedMethodCard, CardLast4: &Nullable[string]{Value: "4242", Valid: true},
+		Amount: events.Money{Amount: 2598, Currency: "EUR"}, CapturedAt: 1796040000000,
+		Method: billing.PaymentCapturedMethodCard, CardLast4: &events.Nullable[string]{Value: "4242", Valid: true},
 	}
 	const head = `{"level":"INFO","msg":"captured","payment":{"payment_id":"3d1f0e2a-8b7c-4d6e-9f01-23456789abcd",` +
 		`"order_id":1042,"amount":{"amount":2598,"currency":"EUR"},"captured_at":1796040000000,"method":"card"`
 	for _, c := range []struct {
-		card *Nullable[string]
+		card *events.Nullable[string]
 		want string
 	}{
-		{&Nullable[string]{Value: "4242", Valid: true}, head + `,"card_last4":"4***"}}` + "\n"},
-		{&Nullable[string]{}, head + `,"card_last4":null}}` + "\n"}, // null stays null
+		{&events.Nullable[string]{Value: "4242", Valid: true}, head + `,"card_last4":"4***"}}` + "\n"},
+		{&events.Nullable[string]{}, head + `,"card_last4":null}}` + "\n"}, // null stays null
 		{nil, head + `}}` + "\n"}, // absent stays absent
 	} {
 		p.CardLast4 = c.card
@@ -131,7 +135,7 @@ func TestStringRedacts(t *testing.T) {
 	if got := d.String(); got != piiData {
 		t.Errorf("String():\n got  %s\nwant %s", got, piiData)
 	}
-	m := &Message[OrdersCreatedV2]{URN: OrdersCreatedV2URN, TraceID: "t", Data: d}
+	m := &events.Message[orders.CreatedV2]{URN: orders.CreatedV2URN, TraceID: "t", Data: d}
 	for _, c := range []struct {
 		name string
 		got  string
@@ -156,8 +160,8 @@ func TestStringRedacts(t *testing.T) {
 		t.Errorf("Customer: %s, want %s", got, want)
 	}
 	// A message prints its data with String.
-	assertNoPII(t, "%+v of *Message", fmt.Sprintf("%+v", m))
-	assertNoPII(t, "%v of Message", fmt.Sprintf("%v", *m))
+	assertNoPII(t, "%+v of *events.Message", fmt.Sprintf("%+v", m))
+	assertNoPII(t, "%v of events.Message", fmt.Sprintf("%v", *m))
 }
 
 func TestLogTextHandler(t *testing.T) {

@@ -3,135 +3,113 @@
 package events
 
 import (
+	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 	"log/slog"
 	"regexp"
 )
 
-// The registry's patterns, compiled once.
+// The patterns of this package's schemas, compiled once.
 var (
-	pattern0 = regexp.MustCompile("^[0-9]{4}$")
-	pattern1 = regexp.MustCompile("^[A-Z0-9-]{3,32}$")
-	pattern2 = regexp.MustCompile("^[A-Z]{2}$")
-	pattern3 = regexp.MustCompile("^[a-z]{2}(-[A-Z]{2})?$")
+	pattern0 = regexp.MustCompile("^[A-Z]{2}$")
 )
 
-// init hands the named types' descriptors to the runtime.
+// init hands the named types' descriptors to the runtime, before any context
+// package (they all import this one) can use them.
 func init() {
-	namedTypes = namedTypeDescs[:]
+	bqrt.NamedTypes = namedTypeDescs[:]
 }
 
 // Address is the registry type Address.
 //
 // A postal address.
 type Address struct {
-	// Line1 is "line1": required; 1 to 200 code points.
-	//
 	// Street and number.
 	//
 	// GDPR-sensitive personal data.
-	Line1 string `json:"line1"`
-	// Line2 is "line2": optional; at most 200 code points.
-	//
+	Line1 string `json:"line1"` // required; 1 to 200 code points
 	// GDPR-sensitive personal data.
-	Line2 *string `json:"line2,omitempty"`
-	// City is "city": required; 1 to 100 code points.
-	City string `json:"city"`
-	// PostalCode is "postal_code": optional; at most 16 code points.
-	//
+	Line2 *string `json:"line2,omitempty"` // optional; at most 200 code points
+	City  string  `json:"city"`            // required; 1 to 100 code points
 	// GDPR-sensitive personal data (postal).
-	PostalCode *string `json:"postal_code,omitempty"`
-	// Country is "country": required; pattern `^[A-Z]{2}$`.
-	//
+	PostalCode *string `json:"postal_code,omitempty"` // optional; at most 16 code points
 	// ISO 3166-1 alpha-2 country code.
-	Country string `json:"country"`
+	Country string `json:"country"` // required; pattern `^[A-Z]{2}$`
 }
 
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
+// Validate reports every violation of the schema with its JSON path: ValidationErrors.
 func (x Address) Validate() error {
-	return validateAny(&x, &namedTypeDescs[0])
+	return bqrt.Validate(&x, &namedTypeDescs[0])
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
 func (x Address) MarshalJSON() ([]byte, error) {
-	return marshalAny(&x, &namedTypeDescs[0])
+	return bqrt.Marshal(&x, &namedTypeDescs[0])
 }
 
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
+// UnmarshalJSON decodes b strictly and validates it; on error x is unchanged.
 func (x *Address) UnmarshalJSON(b []byte) error {
-	return unmarshalAny(b, x, &namedTypeDescs[0])
+	return bqrt.Unmarshal(b, x, &namedTypeDescs[0])
 }
 
-// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
-// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted.
 func (x Address) LogValue() slog.Value {
-	return logValueAny(&x, &namedTypeDescs[0])
+	return bqrt.LogValue(&x, &namedTypeDescs[0])
 }
 
-// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
-// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+// String returns the JSON of x with every x-gdpr-sensitive value redacted, for fmt.
 func (x Address) String() string {
-	return stringAny(&x, &namedTypeDescs[0])
+	return bqrt.String(&x, &namedTypeDescs[0])
 }
 
 // Customer is the registry type Customer.
 //
 // The person who placed an order.
 type Customer struct {
-	// CustomerID is "customer_id": required; canonical lowercase UUID.
-	CustomerID UUID `json:"customer_id"`
-	// Email is "email": required; at most 254 code points; format email.
-	//
+	CustomerID UUID `json:"customer_id"` // required; canonical lowercase UUID
 	// GDPR-sensitive personal data (contact).
-	Email string `json:"email"`
-	// DisplayName is "display_name": optional; nullable; at most 80 code points.
-	DisplayName *Nullable[string] `json:"display_name,omitempty"`
+	Email       string            `json:"email"`                  // required; at most 254 code points; format email
+	DisplayName *Nullable[string] `json:"display_name,omitempty"` // optional; nullable; at most 80 code points
 }
 
-// Validate reports every violation of the schema with its JSON path ($ is the value
-// itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).
+// Validate reports every violation of the schema with its JSON path: ValidationErrors.
 func (x Customer) Validate() error {
-	return validateAny(&x, &namedTypeDescs[1])
+	return bqrt.Validate(&x, &namedTypeDescs[1])
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
 func (x Customer) MarshalJSON() ([]byte, error) {
-	return marshalAny(&x, &namedTypeDescs[1])
+	return bqrt.Marshal(&x, &namedTypeDescs[1])
 }
 
-// UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,
-// null only where nullable) and validates it; on error x is unchanged.
+// UnmarshalJSON decodes b strictly and validates it; on error x is unchanged.
 func (x *Customer) UnmarshalJSON(b []byte) error {
-	return unmarshalAny(b, x, &namedTypeDescs[1])
+	return bqrt.Unmarshal(b, x, &namedTypeDescs[1])
 }
 
-// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted
-// (a string keeps its first character: "Ñ***"; any other value is "***"; null stays null).
+// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted.
 func (x Customer) LogValue() slog.Value {
-	return logValueAny(&x, &namedTypeDescs[1])
+	return bqrt.LogValue(&x, &namedTypeDescs[1])
 }
 
-// String returns the compact JSON of x with every x-gdpr-sensitive value replaced by
-// the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.
+// String returns the JSON of x with every x-gdpr-sensitive value redacted, for fmt.
 func (x Customer) String() string {
-	return stringAny(&x, &namedTypeDescs[1])
+	return bqrt.String(&x, &namedTypeDescs[1])
 }
 
-// namedTypeDescs describe the registry's named types (see namedTypes).
-var namedTypeDescs = [...]typeDesc{
+// namedTypeDescs describe the registry's named types (bqrt.NamedTypes).
+var namedTypeDescs = [...]bqrt.Desc{
 	// 0: Address
-	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-		{key: "line1", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMin | fMax, lo: 1, hi: 200}},
-		{key: "line2", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 200}},
-		{key: "city", required: true, typ: typeDesc{kind: kString, flags: fChecked | fMin | fMax, lo: 1, hi: 100}},
-		{key: "postal_code", typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 16}},
-		{key: "country", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &pattern2}},
+	bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FChecked, Fields: []bqrt.Field{
+		{Key: "line1", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FGDPR | bqrt.FMin | bqrt.FMax, Lo: 1, Hi: 200}},
+		{Key: "line2", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FGDPR | bqrt.FMax, Hi: 200}},
+		{Key: "city", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FMin | bqrt.FMax, Lo: 1, Hi: 100}},
+		{Key: "postal_code", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FGDPR | bqrt.FMax, Hi: 16}},
+		{Key: "country", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Pattern: &pattern0}},
 	}},
 	// 1: Customer
-	typeDesc{kind: kObject, flags: fChecked, fields: []fieldDesc{
-		{key: "customer_id", required: true, typ: typeDesc{kind: kUUID, flags: fChecked}},
-		{key: "email", required: true, typ: typeDesc{kind: kString, flags: fChecked | fGDPR | fMax, hi: 254, format: "email"}},
-		{key: "display_name", typ: typeDesc{kind: kString, flags: fNullable | fChecked | fMax, hi: 80}},
+	bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FChecked, Fields: []bqrt.Field{
+		{Key: "customer_id", Required: true, Type: bqrt.Desc{Kind: bqrt.KUUID, Flags: bqrt.FChecked}},
+		{Key: "email", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FGDPR | bqrt.FMax, Hi: 254, Format: "email"}},
+		{Key: "display_name", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FNullable | bqrt.FChecked | bqrt.FMax, Hi: 80}},
 	}},
 }

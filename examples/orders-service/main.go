@@ -14,7 +14,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events"         // the runtime: Message, Router, Money, Timestamp, named types
+	"github.com/babelqueue/bqgen/examples/events/billing" // urn:babel:billing:*
+	"github.com/babelqueue/bqgen/examples/events/orders"  // urn:babel:orders:*
 )
 
 // memoryTransport is a Publisher that keeps what it is given, as a broker would.
@@ -42,7 +44,7 @@ func run(ctx context.Context) error {
 	transport := &memoryTransport{}
 
 	// Produce: typed data, validated before it is built.
-	id, err := events.PublishOrdersCreatedV2(ctx, transport, events.OrdersCreatedV2{
+	id, err := events.Publish(ctx, transport, orders.CreatedV2{
 		OrderID: 1042,
 		Customer: events.Customer{
 			CustomerID: "0b6f2a9e-3c1d-4e5f-8a7b-9c0d1e2f3a4b",
@@ -50,7 +52,7 @@ func run(ctx context.Context) error {
 		},
 		Total:    events.Money{Amount: 2598, Currency: "EUR"}, // minor units: 25.98 EUR
 		PlacedAt: events.TimestampOf(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)),
-		Lines: []events.OrdersCreatedV2LinesItem{
+		Lines: []orders.CreatedV2LinesItem{
 			{Sku: "BOOK-123", Quantity: 2, UnitPrice: events.Money{Amount: 1299, Currency: "EUR"}},
 		},
 		Note: events.Ptr(events.NullableOf("Leave at the door — Danke!")), // optional and nullable: absent, null or a value
@@ -61,27 +63,27 @@ func run(ctx context.Context) error {
 	fmt.Fprintf(out, "published %s to queue %q\n", id, "orders")
 
 	// A producer's validation error never reaches the queue.
-	_, err = events.NewOrdersCreatedV2(events.OrdersCreatedV2{OrderID: 0})
+	_, err = events.New(orders.CreatedV2{OrderID: 0})
 	fmt.Fprintf(out, "invalid data refused before publishing: %v\n\n", err)
 
 	// Consume: one typed handler per URN.
 	r := events.NewRouter()
-	r.HandleOrdersCreatedV2(events.OrdersCreatedV2HandlerFunc(func(ctx context.Context, m events.Message[events.OrdersCreatedV2]) error {
+	events.Handle(r, func(ctx context.Context, m events.Message[orders.CreatedV2]) error {
 		fmt.Fprintf(out, "handled %s from %s: order %d, %d line(s), total %d %s minor units, placed %s, trace %s\n",
 			m.URN, m.Meta.Lang, m.Data.OrderID, len(m.Data.Lines), m.Data.Total.Amount, m.Data.Total.Currency,
 			m.Data.PlacedAt.Time().Format(time.RFC3339), m.TraceID)
 		return nil
-	}))
-	r.HandleOrdersCreated(events.OrdersCreatedHandlerFunc(func(ctx context.Context, m events.Message[events.OrdersCreated]) error { //nolint:staticcheck // v1 is still consumed during the migration
+	})
+	events.Handle(r, func(ctx context.Context, m events.Message[orders.Created]) error { //nolint:staticcheck // v1 is still consumed during the migration
 		fmt.Fprintf(out, "handled %s from %s: order %d, total %d %s minor units, created_at %d ms\n",
 			m.URN, m.Meta.Lang, m.Data.OrderID, m.Data.Total.Amount, m.Data.Total.Currency, m.Meta.CreatedAt)
 		return nil
-	}))
-	r.HandleBillingPaymentCaptured(events.BillingPaymentCapturedHandlerFunc(func(ctx context.Context, m events.Message[events.BillingPaymentCaptured]) error {
+	})
+	events.Handle(r, func(ctx context.Context, m events.Message[billing.PaymentCaptured]) error {
 		fmt.Fprintf(out, "handled %s (identity from the %q alias): payment %s, %d %s minor units via %s\n",
 			m.URN, "urn", m.Data.PaymentID, m.Data.Amount.Amount, m.Data.Amount.Currency, m.Data.Method)
 		return nil
-	}))
+	})
 
 	for _, body := range transport.queues["orders"] {
 		fmt.Fprintf(out, "envelope on the wire:\n%s\n", body)

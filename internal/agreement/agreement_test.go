@@ -316,17 +316,24 @@ func runGo(t *testing.T, sets []registrySet, corpus []Instance) []goVerdict {
 		if len(colls) > 0 {
 			t.Fatalf("%s: Go name collisions: %+v", s.name, colls)
 		}
-		files, err := golang.Emit(s.reg, names, golang.Options{Package: s.name})
+		root := "example.com/agree/" + s.name
+		files, err := golang.Emit(s.reg, names, golang.Options{ImportPath: root})
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 		for _, f := range files {
-			write(filepath.Join(s.name, f.Name), f.Content)
+			write(filepath.Join(s.name, filepath.FromSlash(f.Name)), f.Content)
 		}
-		fmt.Fprintf(&imports, "\t%q\n", "example.com/agree/"+s.name)
+		imported := map[string]bool{}
 		for _, m := range s.reg.Messages {
+			id := names.Messages[m]
+			alias := s.name + "_" + id.Pkg.Name
+			if !imported[alias] {
+				imported[alias] = true
+				fmt.Fprintf(&imports, "\t%s %q\n", alias, root+"/"+id.Pkg.Dir)
+			}
 			fmt.Fprintf(&decoders, "\t%q: func(b []byte) error { var x %s.%s; return x.UnmarshalJSON(b) },\n",
-				s.name+" "+m.URN, s.name, names.Messages[m])
+				s.name+" "+m.URN, alias, id.Name)
 		}
 	}
 	write(filepath.Join("cmd", "agree", "main.go"), []byte(fmt.Sprintf(mainTemplate, imports.String(), decoders.String())))

@@ -5,11 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/babelqueue/bqgen/internal/emit/golang"
+	"github.com/babelqueue/bqgen/internal/gomod"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/outdir"
@@ -26,22 +33,23 @@ func generateCommand() *command {
 	return &command{
 		name:    "generate",
 		summary: "write the typed Go package for a registry",
-		usage:   "generate -r REGISTRY -o DIR [--package NAME] [--check]",
+		usage:   "generate -r REGISTRY -o DIR [--package NAME] [--import-path PATH] [--check]",
 		examples: []string{
 			"bqgen generate -r examples/registry.yaml -o examples/events",
-			"bqgen generate -r registry/ -o internal/events --package events",
+			"bqgen generate -r registry/ -o /tmp/events --import-path example.com/svc/events   # outside a module",
 			"bqgen generate -r registry.yaml -o events --check   # CI: exit 1 if events/ is stale",
 		},
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
 			out := fs.StringP("out", "o", "", "output directory of the Go package (required)")
-			pkg := fs.String("package", "", "Go package name (default: go.package of the registry, else the output directory's name)")
+			pkg := fs.String("package", "", "Go package name of the root package (default: go.package of the registry, else the output directory's name)")
+			imp := fs.String("import-path", "", "import path of the output directory (default: from the nearest go.mod at or above it)")
 			check := fs.Bool("check", false, "write nothing; exit 1 if any file would change")
 			return func(e env, args []string) int {
 				if code, ok := needArgs(e, "generate", args, map[string]string{"-r/--registry": *reg, "-o/--out": *out}); !ok {
 					return code
 				}
-				return runGenerate(e, *reg, *out, *pkg, *check)
+				return runGenerate(e, *reg, *out, *pkg, *imp, *check)
 			}
 		},
 	}
@@ -63,26 +71,119 @@ func needArgs(e env, cmd string, args []string, required map[string]string) (int
 	return ExitOK, true
 }
 
-func runGenerate(e env, regPath, out, pkgFlag string, check bool) int {
+func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
 	var names *gonames.Names // planned by the load for BQ030, reused
 	reg, code := load(e, regPath, "text", registry.WithGoNames(&names))
 	if reg == nil {
 		return code
 	}
-	files, err := GenerateGo(reg, names, out, pkgFlag)
+	imp, err := OutputImportPath(out, impFlag)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
 		return ExitError
 	}
-	return syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
+	files, err := GenerateGo(reg, names, out, pkgFlag, imp)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
+		if errors.Is(err, errCollision) {
+			return ExitFindings
+		}
+		return ExitError
+	}
+	code = syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
+	if code != ExitError {
+		for _, w := range foreignPackages(out, files) {
+			fmt.Fprintf(e.stderr, "bqgen generate: warning: %s\n", w)
+		}
+	}
+	return code
 }
 
-// GenerateGo emits the Go package for reg. The package name is pkgFlag, else the
-// registry's go.package, else the base name of out. It returns an error when that name
-// is not a valid Go package name or when the registry has Go-name collisions (which
-// registry.Load already reports as BQ030). names are the Go names of reg
-// (registry.WithGoNames), or nil to plan them here.
-func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag string) ([]outdir.File, error) {
+// foreignPackages checks the hand-written Go files beside the generated ones: a
+// file whose package clause is not the generated package's (nor its external
+// test package) would break the build of that directory. It returns one warning
+// per such file.
+func foreignPackages(out string, files []outdir.File) []string {
+	want := map[string]string{} // directory (slash, relative) → package name
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.PackageClauseOnly)
+		if err == nil {
+			want[path.Dir(f.Name)] = af.Name.Name
+		}
+	}
+	generated := map[string]bool{}
+	for _, f := range files {
+		generated[f.Name] = true
+	}
+	dirs := make([]string, 0, len(want))
+	for d := range want {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	var out2 []string
+	for _, d := range dirs {
+		abs := filepath.Join(out, filepath.FromSlash(d))
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			continue
+		}
+		for _, ent := range entries {
+			name := ent.Name()
+			if !ent.Type().IsRegular() || !strings.HasSuffix(name, ".go") || generated[path.Join(d, name)] {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(abs, name))
+			if err != nil || isGenerated(b) {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), name, b, parser.PackageClauseOnly)
+			if err != nil {
+				continue
+			}
+			got := af.Name.Name
+			if got != want[d] && !(strings.HasSuffix(name, "_test.go") && got == want[d]+"_test") {
+				out2 = append(out2, fmt.Sprintf("%s is package %s, but bqgen generates package %s in that directory; the directory will not build", filepath.Join(abs, name), got, want[d]))
+			}
+		}
+	}
+	return out2
+}
+
+// OutputImportPath returns the import path of the root package written to out:
+// impFlag when set (checked with gomod.CheckImportPath), else the one the nearest
+// go.mod at or above out gives (gomod.ImportPath). Without either the error says to
+// pass --import-path.
+func OutputImportPath(out, impFlag string) (string, error) {
+	if impFlag != "" {
+		if err := gomod.CheckImportPath(impFlag); err != nil {
+			return "", fmt.Errorf("--import-path: %v", err)
+		}
+		return impFlag, nil
+	}
+	p, _, err := gomod.ImportPath(out)
+	if errors.Is(err, gomod.ErrNoModule) {
+		return "", fmt.Errorf("%w: the generated packages import each other, so bqgen needs the import path of %s; run it inside a Go module, or pass --import-path", err, out)
+	}
+	return p, err
+}
+
+// errCollision marks a GenerateGo error that is a finding about the registry (a Go
+// name collision with the chosen package name), not an I/O or usage problem.
+var errCollision = errors.New("Go name collision")
+
+// GenerateGo emits the Go packages for reg: the root package at out (import path
+// imp) and one package per bounded context below it. The root package's name is
+// pkgFlag, else the registry's go.package, else the base name of out. It returns an
+// error when that name is not a valid Go package name (gonames.CheckPackage) or
+// when the registry has Go-name collisions (which registry.Load already reports as
+// BQ030; errCollision). names are the Go names of reg (registry.WithGoNames), or nil
+// to plan them here; they are planned again when the root package's name differs
+// from the one they were planned with (context package names depend on it).
+func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag, imp string) ([]outdir.File, error) {
 	pkg := pkgFlag
 	if pkg == "" {
 		pkg = reg.GoPackage
@@ -94,21 +195,18 @@ func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag string) 
 		}
 		pkg = filepath.Base(dir)
 	}
-	if !gonames.ValidPackage(pkg) {
-		return nil, fmt.Errorf("%q is not a valid Go package name; pass --package NAME or set go.package in the registry", pkg)
+	if err := gonames.CheckPackage(pkg); err != nil {
+		return nil, fmt.Errorf("%q cannot be the Go package name: it is %v; pass --package NAME or set go.package in the registry", pkg, err)
 	}
-	if names == nil {
+	if names == nil || names.Root.Name != pkg {
 		var colls []gonames.Collision
 		names, colls = gonames.Plan(reg, pkg)
 		if len(colls) > 0 {
-			return nil, fmt.Errorf("%s: Go name %q collides; run bqgen check", colls[0].Pos, colls[0].Name)
+			c := colls[0]
+			return nil, fmt.Errorf("%s: %w: %s (with package name %q); %s", c.Pos, errCollision, c.Message(), pkg, c.Hint)
 		}
-	} else {
-		n := *names
-		n.Package = pkg
-		names = &n
 	}
-	gofiles, err := golang.Emit(reg, names, golang.Options{Package: pkg})
+	gofiles, err := golang.Emit(reg, names, golang.Options{ImportPath: imp})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -23,21 +24,38 @@ func run(t *testing.T, args ...string) (int, string, string) {
 // exampleRegistry is examples/registry.yaml, relative to this package.
 var exampleRegistry = filepath.Join("..", "..", "examples", "registry.yaml")
 
+// listDir returns every regular file below dir by its slash-separated path
+// relative to dir, with its content.
 func listDir(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
-	entries, err := os.ReadDir(dir)
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m[e.Name()] = string(b)
-	}
 	return m
+}
+
+// moduleDir returns a fresh directory holding a go.mod (module example.com/svc), as
+// the directory a service generates its packages into.
+func moduleDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/svc\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // TestExamplePackageIsFresh fails when examples/events is not what bqgen generates from
@@ -52,7 +70,7 @@ func TestExamplePackageIsFresh(t *testing.T) {
 
 func TestGenerateIsDeterministicAndIncremental(t *testing.T) {
 	t.Parallel()
-	out := filepath.Join(t.TempDir(), "events")
+	out := filepath.Join(moduleDir(t), "events")
 	code, stdout, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -60,14 +78,20 @@ func TestGenerateIsDeterministicAndIncremental(t *testing.T) {
 	first := listDir(t, out)
 	var names []string
 	for n := range first {
-		names = append(names, n)
+		if !strings.HasPrefix(n, "internal/bqrt/") {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
-	want := []string{"babelqueue.go", "billing.go", "notifications.go", "orders.go", "types.go"}
+	want := []string{"babelqueue.go", "billing/billing.go", "notifications/notifications.go", "orders/orders.go", "types.go"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("files = %q, want %q", names, want)
 	}
-	if wantOut := out + ": 5 written, 0 removed, 0 unchanged\n"; stdout != wantOut {
+	if !strings.Contains(first["orders/orders.go"], "\n\t\"example.com/svc/events\"\n") {
+		t.Errorf("orders/orders.go does not import the root package by the module's path:\n%.600s", first["orders/orders.go"])
+	}
+	total := len(first)
+	if wantOut := fmt.Sprintf("%s: %d written, 0 removed, 0 unchanged\n", out, total); stdout != wantOut {
 		t.Errorf("stdout = %q, want %q", stdout, wantOut)
 	}
 	for n, content := range first {
@@ -76,19 +100,19 @@ func TestGenerateIsDeterministicAndIncremental(t *testing.T) {
 		}
 	}
 	old := time.Now().Add(-time.Hour).Truncate(time.Second)
-	for _, n := range names {
-		os.Chtimes(filepath.Join(out, n), old, old)
+	for n := range first {
+		os.Chtimes(filepath.Join(out, filepath.FromSlash(n)), old, old)
 	}
 
 	code, stdout, _ = run(t, "generate", "-r", exampleRegistry, "-o", out)
-	if code != ExitOK || stdout != out+": 0 written, 0 removed, 5 unchanged\n" {
+	if code != ExitOK || stdout != fmt.Sprintf("%s: 0 written, 0 removed, %d unchanged\n", out, total) {
 		t.Fatalf("second run: exit %d, stdout %q", code, stdout)
 	}
 	if second := listDir(t, out); !reflect.DeepEqual(first, second) {
 		t.Error("second run changed bytes")
 	}
-	for _, n := range names {
-		info, _ := os.Stat(filepath.Join(out, n))
+	for n := range first {
+		info, _ := os.Stat(filepath.Join(out, filepath.FromSlash(n)))
 		if !info.ModTime().Equal(old) {
 			t.Errorf("%s rewritten although unchanged", n)
 		}
@@ -108,7 +132,7 @@ func TestGenerateIsDeterministicAndIncremental(t *testing.T) {
 	if code != ExitFindings {
 		t.Fatalf("--check after an edit: exit %d, want 1", code)
 	}
-	wantErr := filepath.Join(out, "notifications.go") + ": out of date\n"
+	wantErr := filepath.Join(out, "notifications/notifications.go") + ": out of date\n"
 	if !strings.HasPrefix(stderr, wantErr) {
 		t.Errorf("stderr = %q, want prefix %q", stderr, wantErr)
 	}
@@ -130,7 +154,7 @@ func TestGenerateRefusesBadRegistries(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
+			dir := moduleDir(t)
 			reg := filepath.Join(dir, "registry.yaml")
 			os.WriteFile(reg, []byte(c.yaml), 0o644)
 			out := filepath.Join(dir, "out")
@@ -153,17 +177,18 @@ func TestGenerateRefusesBadRegistries(t *testing.T) {
 
 func TestGenerateNeverOverwritesHandWrittenFiles(t *testing.T) {
 	t.Parallel()
-	out := t.TempDir()
-	hand := filepath.Join(out, "orders.go")
-	os.WriteFile(hand, []byte("package events\n\n// mine\n"), 0o644)
+	out := filepath.Join(moduleDir(t), "events")
+	hand := filepath.Join(out, "orders", "orders.go")
+	os.MkdirAll(filepath.Dir(hand), 0o755)
+	os.WriteFile(hand, []byte("package orders\n\n// mine\n"), 0o644)
 	code, _, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out)
 	if code != ExitError {
 		t.Fatalf("exit %d, want 2", code)
 	}
-	if !strings.Contains(stderr, "orders.go: file exists and was not generated by bqgen") {
+	if !strings.Contains(stderr, filepath.Join("orders", "orders.go")+": file exists and was not generated by bqgen") {
 		t.Errorf("stderr = %q", stderr)
 	}
-	if got := listDir(t, out); !reflect.DeepEqual(got, map[string]string{"orders.go": "package events\n\n// mine\n"}) {
+	if got := listDir(t, out); !reflect.DeepEqual(got, map[string]string{"orders/orders.go": "package orders\n\n// mine\n"}) {
 		t.Errorf("output dir changed: %v", got)
 	}
 }
@@ -178,7 +203,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"generate", "-r", "x.yaml", "-o", "x", "--pakage", "p"}, "bqgen generate: unknown flag: --pakage; did you mean --package?\n"},
 		{[]string{"genrate"}, "bqgen: unknown command \"genrate\"; did you mean \"generate\"?\n"},
 		{[]string{"generate", "-r", "does-not-exist.yaml", "-o", "x"}, "bqgen: "},
-		{[]string{"generate", "-r", exampleRegistry, "-o", "x", "--package", "type"}, "bqgen generate: \"type\" is not a valid Go package name"},
+		{[]string{"generate", "-r", exampleRegistry, "-o", "x", "--package", "type"}, "bqgen generate: \"type\" cannot be the Go package name: it is a Go keyword"},
+		{[]string{"generate", "-r", exampleRegistry, "-o", "x", "--package", "string"}, "bqgen generate: \"string\" cannot be the Go package name: it is a predeclared Go identifier"},
+		{[]string{"generate", "-r", exampleRegistry, "-o", "x", "--package", "init"}, "bqgen generate: \"init\" cannot be the Go package name: it is a name the go tool treats specially"},
+		{[]string{"generate", "-r", exampleRegistry, "-o", os.TempDir() + "/bqgen-no-module-here", "--package", "events"}, "bqgen generate: " + os.TempDir() + "/bqgen-no-module-here: no go.mod at or above the output directory"},
+		{[]string{"generate", "-r", exampleRegistry, "-o", "x", "--import-path", "example.com/x/"}, "bqgen generate: --import-path: import path \"example.com/x/\" ends in a slash"},
 	}
 	for _, c := range cases {
 		code, _, stderr := run(t, c.args...)
@@ -204,5 +233,26 @@ func TestHelp(t *testing.T) {
 	}
 	if code, stdout, _ := run(t, "version"); code != ExitOK || !strings.HasPrefix(stdout, "bqgen ") {
 		t.Errorf("version: exit %d, %q", code, stdout)
+	}
+}
+
+// TestGenerateWarnsOfForeignPackages: a hand-written file beside the generated ones
+// with another package clause gets a warning (its directory would not build); the
+// generated package's external test package does not.
+func TestGenerateWarnsOfForeignPackages(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(moduleDir(t), "events")
+	os.MkdirAll(filepath.Join(out, "orders"), 0o755)
+	os.WriteFile(filepath.Join(out, "generate.go"), []byte("package events\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "events_test.go"), []byte("package events_test\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "orders", "extra.go"), []byte("package events\n"), 0o644)
+	code, _, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "bqgen generate: warning: " + filepath.Join(out, "orders", "extra.go") +
+		" is package events, but bqgen generates package orders in that directory; the directory will not build\n"
+	if stderr != want {
+		t.Errorf("stderr = %q, want %q", stderr, want)
 	}
 }

@@ -61,51 +61,13 @@ func TestGoTool(t *testing.T) {
 	gocmd("tool", "bqgen", "init")
 	gocmd("tool", "bqgen", "check", "-r", "registry.yaml", "--strict")
 
-	putFile(t, filepath.Join(mod, "events", "generate.go"), "// Package events holds the typed BabelQueue messages of registry.yaml.\n"+
-		"package events\n\n"+
-		"//go:generate go tool bqgen generate -r ../registry.yaml -o .\n")
-	putFile(t, filepath.Join(mod, "main.go"), `package main
-
-import (
-	"context"
-	"errors"
-	"fmt"
-	"log"
-	"time"
-
-	"example.com/shop/events"
-)
-
-func main() {
-	ctx := context.Background()
-	msg, err := events.NewOrdersCreated(events.OrdersCreated{
-		OrderID:  1042,
-		Total:    events.Money{Amount: 1299, Currency: "EUR"},
-		PlacedAt: events.TimestampOf(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
-	}, events.WithTraceID("7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	body, err := msg.Encode()
-	if err != nil {
-		log.Fatal(err)
-	}
-	r := events.NewRouter()
-	r.HandleOrdersCreated(events.OrdersCreatedHandlerFunc(func(ctx context.Context, m events.Message[events.OrdersCreated]) error {
-		fmt.Printf("%s trace %s: order %d, %d %s minor units, placed %s\n", m.URN, m.TraceID,
-			m.Data.OrderID, m.Data.Total.Amount, m.Data.Total.Currency, m.Data.PlacedAt.Time().UTC().Format(time.RFC3339))
-		return nil
-	}))
-	if err := r.Dispatch(ctx, body); err != nil {
-		log.Fatal(err)
-	}
-	_, err = events.NewOrdersShip(events.OrdersShip{OrderID: 0})
-	fmt.Println("invalid command refused:", errors.Is(err, events.ErrInvalidData))
-}
-`)
+	// The two Go files of the README's "Use in a service", as written there.
+	files := readmeGoFiles(t, filepath.Join(root, "README.md"))
+	putFile(t, filepath.Join(mod, "events", "generate.go"), files["events"])
+	putFile(t, filepath.Join(mod, "main.go"), files["main"])
 	gocmd("generate", "./...")
-	if _, err := os.Stat(filepath.Join(mod, "events", "orders.go")); err != nil {
-		t.Fatalf("go generate wrote no events/orders.go: %v", err)
+	if _, err := os.Stat(filepath.Join(mod, "events", "orders", "orders.go")); err != nil {
+		t.Fatalf("go generate wrote no events/orders/orders.go: %v", err)
 	}
 	gocmd("vet", "./...")
 	got := gocmd("run", ".")
@@ -116,6 +78,43 @@ func main() {
 	}
 	// Regenerating changes nothing: the drift gate passes.
 	gocmd("tool", "bqgen", "generate", "-r", "registry.yaml", "-o", "events", "--check")
+}
+
+// readmeGoFiles returns the Go code blocks of the README that are whole files, by
+// package name; there must be one "package events" and one "package main".
+func readmeGoFiles(t *testing.T, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	rest := string(b)
+	for {
+		i := strings.Index(rest, "\n```go\n")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("\n```go\n"):]
+		j := strings.Index(rest, "\n```\n")
+		if j < 0 {
+			t.Fatal("README: unterminated ```go block")
+		}
+		block := rest[:j+1]
+		rest = rest[j:]
+		pkg, _, ok := strings.Cut(strings.TrimPrefix(block, "package "), "\n")
+		if !strings.HasPrefix(block, "package ") || !ok {
+			t.Fatalf("README: a Go block that is not a whole file (every snippet must compile as written):\n%s", block)
+		}
+		if _, dup := out[pkg]; dup {
+			t.Fatalf("README: two Go files of package %s", pkg)
+		}
+		out[pkg] = block
+	}
+	if out["events"] == "" || out["main"] == "" || len(out) != 2 {
+		t.Fatalf("README: Go files of packages %v, want events and main", out)
+	}
+	return out
 }
 
 // putFile writes content to path, creating its directory.

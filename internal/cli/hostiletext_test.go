@@ -202,13 +202,10 @@ func TestHostileTextGeneratesGo(t *testing.T) {
 		t.Skip("runs go vet; skipped with -short")
 	}
 	t.Parallel()
-	dir := t.TempDir()
+	dir := moduleDir(t)
 	out := filepath.Join(dir, "hostile")
 	if code, _, stderr := run(t, "generate", "-r", hostileRegistry, "-o", out); code != ExitOK {
 		t.Fatalf("generate: exit %d\n%s", code, stderr)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/hostile\n\ngo 1.24\n"), 0o644); err != nil {
-		t.Fatal(err)
 	}
 	gocmd := filepath.Join(runtime.GOROOT(), "bin", "go")
 	cmd := exec.Command(gocmd, "vet", "./...")
@@ -217,14 +214,16 @@ func TestHostileTextGeneratesGo(t *testing.T) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet: %v\n%s", err, b)
 	}
-	src, err := os.ReadFile(filepath.Join(out, "hostile.go"))
+	// The root package is "hostile" (the directory's name), so the context
+	// "hostile" gets the package hostilepkg.
+	src, err := os.ReadFile(filepath.Join(out, "hostilepkg", "hostilepkg.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Enum values are Go string literals, byte for byte.
 	for _, v := range loadHostile(t).Message("urn:babel:hostile:text").Data.Property("kind").Schema.Enum {
 		if !strings.Contains(string(src), strconv.Quote(v.(string))) {
-			t.Errorf("hostile.go lacks the literal %s", strconv.Quote(v.(string)))
+			t.Errorf("hostilepkg.go lacks the literal %s", strconv.Quote(v.(string)))
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 func TestInit(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir := moduleDir(t)
 	out := filepath.Join(dir, "messages", "registry.yaml")
 	code, stdout, stderr := run(t, "init", "-o", out)
 	if code != ExitOK || !strings.HasPrefix(stdout, "wrote "+out+" and "+filepath.Join(dir, "messages", "registry.schema.json")+"\n") {

@@ -77,7 +77,7 @@ type writer struct {
 }
 
 var writers = []writer{
-	{name: "generate", dirOut: true, handName: "orders.go", strayName: "hand.go",
+	{name: "generate", dirOut: true, handName: "types.go", strayName: "hand.go",
 		args: func(reg, out string) []string {
 			return []string{"generate", "-r", reg, "-o", out, "--package", "events"}
 		}},
@@ -91,7 +91,7 @@ var writers = []writer{
 // asyncapi), adds a hand-written file, and returns -o and the directory to watch.
 func prepare(t *testing.T, w writer) (out, watch string) {
 	t.Helper()
-	root := t.TempDir()
+	root := moduleDir(t)
 	watch = filepath.Join(root, "out")
 	out = watch
 	if !w.dirOut {
@@ -176,7 +176,7 @@ func TestOutputFailuresLeavePreviousOutput(t *testing.T) {
 func TestOutputRefusals(t *testing.T) {
 	for _, w := range writers {
 		t.Run(w.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := moduleDir(t)
 			outside := filepath.Join(root, "outside")
 			if err := os.Mkdir(outside, 0o755); err != nil {
 				t.Fatal(err)

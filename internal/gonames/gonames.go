@@ -1,14 +1,20 @@
-// Package gonames computes every Go identifier bqgen writes, in one place.
+// Package gonames computes every Go identifier bqgen writes, and which package
+// declares it, in one place (docs/generated-code.md, "Names").
 //
-// Plan walks a resolved registry once and assigns names to messages, named types,
-// inline objects, enums, fields and enum constants; it reports every collision (two
-// things that would get the same Go name in one scope) with both positions, so that the
-// registry package can turn them into BQ030 diagnostics and the Go emitter never sees
-// a clash.
+// Plan walks a resolved registry once and lays out the generated tree: the root
+// package (the runtime and the named types) and one package per bounded context.
+// It assigns names to messages, named types, inline objects, enums, fields and enum
+// constants, each in its package's scope, and reports every collision (two things
+// that would get the same Go name in one scope, two contexts with one package name,
+// a name that cannot be used) with both positions, so that the registry package can
+// turn them into BQ030 diagnostics and the Go emitter never sees a clash.
 package gonames
 
 import (
+	"errors"
+	"fmt"
 	"go/token"
+	"go/types"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,12 +91,6 @@ func Camel(s string) string {
 	return out
 }
 
-// MessageName is the Go type name of a message: the URN without its `urn:babel:` prefix,
-// in CamelCase (`urn:babel:orders:created.v2` → `OrdersCreatedV2`).
-func MessageName(urn string) string {
-	return Camel(strings.TrimPrefix(urn, "urn:babel:"))
-}
-
 // FieldName is the Go field name of a JSON key (`order_id` → `OrderID`).
 func FieldName(key string) string { return Camel(key) }
 
@@ -99,81 +99,193 @@ func IsExported(name string) bool {
 	return token.IsIdentifier(name) && token.IsExported(name)
 }
 
-// ValidPackage reports whether name can be the Go package name of a generated library
-// package: an identifier that is not a keyword (go/token), not the blank identifier, and
-// not one the go tool treats specially ("main" builds a command and needs func main;
-// "documentation" is ignored by go build).
-func ValidPackage(name string) bool {
-	return token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_" && name != "main" && name != "documentation"
+// MessageName is the Go type name of a message inside its context package: the
+// event-or-command part of the URN in CamelCase (`urn:babel:orders:created.v2` →
+// `CreatedV2`, `urn:babel:billing:invoice.requested` → `InvoiceRequested`). The
+// bounded context is not repeated: it is the package (`orders.CreatedV2`).
+func MessageName(urn string) string {
+	return Camel(model.URNName(urn))
 }
 
+// ---- packages ----
+
+// Package is one Go package of the generated tree.
+type Package struct {
+	// Context is the bounded context whose messages the package holds; "" for
+	// the root (runtime) package.
+	Context string
+	// Dir is the package's directory relative to the output directory,
+	// slash-separated: "" for the root package, the package name for a context
+	// package ("orders", "useraccounts").
+	Dir string
+	// Name is the Go package name.
+	Name string
+	// Pos is where the package was first needed: the first message of the
+	// context in URN order (the zero Pos for the root).
+	Pos model.Pos
+}
+
+// Ident is a package-level Go identifier: its name and the package declaring it.
+type Ident struct {
+	Pkg  *Package
+	Name string
+}
+
+// BqrtDir is the directory, relative to the output directory, of the generated
+// runtime's internal machinery (package bqrt); Go's internal rule keeps it
+// importable only from the generated tree.
+const BqrtDir = "internal/bqrt"
+
+// reservedRoot are names the root package may not have: the names the
+// generated files of the context packages import (context, log/slog, regexp,
+// the machinery bqrt) or declare as parameters and locals, which the root's
+// import name would shadow.
+var reservedRoot = map[string]bool{
+	"bqrt": true, "context": true, "slog": true, "regexp": true,
+	"b": true, "ctx": true, "data": true, "h": true, "opts": true, "r": true, "x": true,
+}
+
+// reservedDir are directory names the go tool treats specially: `internal`
+// restricts importers, `testdata` and `vendor` are skipped by `./...`.
+var reservedDir = map[string]bool{"internal": true, "testdata": true, "vendor": true}
+
+// CheckPackage reports why name cannot be the Go package name of the generated
+// root package, or nil when it can: it must be an identifier that is not a
+// keyword (go/token), not the blank identifier, not a predeclared identifier
+// (go/types' universe: a package named `string` would hide the type from the
+// context packages that import it), not one the go tool treats specially
+// (`main` builds a command, `documentation` is ignored, `init` cannot be
+// imported), and not one the generated context files need for themselves
+// (reservedRoot).
+func CheckPackage(name string) error {
+	switch {
+	case token.IsKeyword(name):
+		return errors.New("a Go keyword")
+	case !token.IsIdentifier(name) || name == "_":
+		return errors.New("not a Go identifier")
+	case types.Universe.Lookup(name) != nil:
+		return errors.New("a predeclared Go identifier")
+	case name == "main" || name == "documentation" || name == "init":
+		return errors.New("a name the go tool treats specially")
+	case reservedRoot[name]:
+		return errors.New("a name the generated context packages use for an import or a parameter")
+	}
+	return nil
+}
+
+// ValidPackage reports whether CheckPackage accepts name.
+func ValidPackage(name string) bool { return CheckPackage(name) == nil }
+
+// contextReserved reports whether a context package may not be called name:
+// the rules of CheckPackage that apply to an imported package (keywords,
+// predeclared identifiers, main, documentation, init), the directories the go
+// tool treats specially, bqrt, and the root package's own name.
+func contextReserved(name, root string) bool {
+	return token.IsKeyword(name) || types.Universe.Lookup(name) != nil ||
+		name == "main" || name == "documentation" || name == "init" || name == "bqrt" ||
+		reservedDir[name] || name == root
+}
+
+// ContextPackage returns the Go package name, which is also the directory, of
+// the bounded context ctx (`[a-z0-9-]+`) when the root package is called root:
+// the context without its hyphens (`user-accounts` → `useraccounts`), with the
+// prefix "n" when it would start with a digit (`2fa` → `n2fa`), and the suffix
+// "pkg" when the result is reserved (a keyword or predeclared identifier, main,
+// documentation, init, internal, testdata, vendor, bqrt, or root itself:
+// `string` → `stringpkg`). It returns "" when no name can be derived.
+func ContextPackage(ctx, root string) string {
+	var b strings.Builder
+	for _, r := range ctx {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	name := b.String()
+	if name == "" {
+		return ""
+	}
+	if name[0] >= '0' && name[0] <= '9' {
+		name = "n" + name
+	}
+	if contextReserved(name, root) {
+		name += "pkg"
+	}
+	return name
+}
+
+// ---- names ----
+
 // RuntimeIdentifiers are the exported package-level names the generated runtime
-// (babelqueue.go) declares; a registry name that maps onto one of them collides.
+// (babelqueue.go in the root package) declares; a named type, or a type or
+// constant declared inside one, that maps onto one of them collides.
 var RuntimeIdentifiers = []string{
-	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "DefaultMaxBodySize", "ErrInvalidData",
-	"ErrMalformedEnvelope", "ErrUnknownURN", "ErrUnsupportedSchemaVersion", "Message",
-	"Meta", "Money", "NewRouter", "NewUUID", "Nullable", "NullableOf", "Option", "Ptr", "Publisher",
+	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "Decode", "DefaultMaxBodySize", "ErrInvalidData",
+	"ErrMalformedEnvelope", "ErrUnknownURN", "ErrUnsupportedSchemaVersion", "Handle", "Message", "MessageData",
+	"Meta", "Money", "New", "NewRouter", "NewUUID", "Nullable", "NullableOf", "Option", "Ptr", "Publish", "Publisher",
 	"ReasonFailed", "ReasonPoison", "ReasonUnknownURN", "Router", "RouterOption", "Timestamp",
 	"TimestampOf", "UUID", "ValidationError", "ValidationErrors", "WithClock",
 	"WithIDSource", "WithMaxBodySize", "WithQueue", "WithTraceID",
 }
 
 // StructMethods are the methods generated on every struct; a field may not share their
-// names.
-var StructMethods = []string{"LogValue", "MarshalJSON", "String", "UnmarshalJSON", "Validate"}
+// names. BabelQueueMessage is the hook of message data types (the runtime's
+// MessageData constraint).
+var StructMethods = []string{"BabelQueueMessage", "LogValue", "MarshalJSON", "String", "UnmarshalJSON", "Validate"}
 
 // Names holds the Go identifiers of one registry. Every map is keyed by the model node
 // the name belongs to.
 type Names struct {
-	// Package is the Go package name.
-	Package string
-	// Messages maps each message to its struct name (`OrdersCreated`). The derived
-	// identifiers are MessageURN + "URN", "New" + name, "Publish" + name, "Decode" +
-	// name, name + "Handler", name + "HandlerFunc" and the Router method "Handle" + name.
-	Messages map[*model.Message]string
-	// Types maps each named type to its Go type name.
-	Types map[*model.NamedType]string
+	// Root is the root package: the runtime, the named types and what is
+	// declared inside them.
+	Root *Package
+	// Contexts are the context packages, sorted by Dir: each holds the messages
+	// of one bounded context and what is declared inside them.
+	Contexts []*Package
+	// Messages maps each message to its data type (`orders.Created`). The derived
+	// identifiers, in the same package, are MessageIdentsOf(name).
+	Messages map[*model.Message]Ident
+	// Types maps each named type to its Go type (in the root package).
+	Types map[*model.NamedType]Ident
 	// Inline maps an inline object schema, or a schema with an enum, to the Go type
-	// declared for it (`OrdersCreatedLinesItem`, `OrdersCreatedChannel`). Named types'
-	// own schemas map to the named type's name.
-	Inline map[*model.Schema]string
+	// declared for it (`orders.CreatedLinesItem`, `orders.CreatedChannel`). Named
+	// types' own schemas map to the named type.
+	Inline map[*model.Schema]Ident
 	// Fields maps each property to its Go field name.
 	Fields map[*model.Property]string
-	// EnumConsts maps a schema with an enum to its constant names, parallel to Enum.
+	// EnumConsts maps a schema with an enum to its constant names, parallel to
+	// Enum, declared in the package of Inline[schema].
 	EnumConsts map[*model.Schema][]string
-	// Patterns maps each distinct `pattern:` of the registry to the unexported
-	// package-level variable holding it compiled (PatternVar of its index in the sorted
-	// list of patterns), so that every pattern is compiled once.
-	Patterns map[string]string
+	// Patterns maps, per package, each distinct `pattern:` used by the schemas
+	// declared there to the unexported package-level variable holding it
+	// compiled (PatternVar of its index in the package's sorted patterns), so
+	// that every pattern is compiled once per package.
+	Patterns map[*Package]map[string]string
+
+	byContext map[string]*Package
 }
+
+// Context returns the package of the bounded context ctx, or nil.
+func (n *Names) Context(ctx string) *Package { return n.byContext[ctx] }
 
 // PatternVar is the name of the package-level variable of the i-th distinct pattern
-// (patterns sorted bytewise). The generated runtime declares no identifier of this form.
+// of a package (patterns sorted bytewise). The generated runtime declares no
+// identifier of this form.
 func PatternVar(i int) string { return "pattern" + strconv.Itoa(i) }
 
-// MessageIdents are the identifiers generated for one message, all derived from its
-// struct name (Names.Messages).
+// MessageIdents are the identifiers generated for one message in its context
+// package, all derived from its data type's name (Names.Messages).
 type MessageIdents struct {
-	Type        string // OrdersCreated
-	URN         string // OrdersCreatedURN (constant)
-	New         string // NewOrdersCreated
-	Publish     string // PublishOrdersCreated
-	Decode      string // DecodeOrdersCreated
-	Handler     string // OrdersCreatedHandler (interface)
-	HandlerFunc string // OrdersCreatedHandlerFunc (adapter)
-	Handle      string // HandleOrdersCreated (the Handler method and the Router method)
+	Type string // Created
+	URN  string // CreatedURN (constant)
 }
 
-// MessageIdentsOf returns the identifiers derived from a message's struct name.
+// MessageIdentsOf returns the identifiers derived from a message's data type name.
 func MessageIdentsOf(name string) MessageIdents {
-	return MessageIdents{
-		Type: name, URN: name + "URN", New: "New" + name, Publish: "Publish" + name,
-		Decode: "Decode" + name, Handler: name + "Handler", HandlerFunc: name + "HandlerFunc",
-		Handle: "Handle" + name,
-	}
+	return MessageIdents{Type: name, URN: name + "URN"}
 }
 
-// Collision is two things that would get the same Go identifier in one scope.
+// Collision is two things that would get the same Go identifier in one scope, or a
+// name that cannot be used.
 type Collision struct {
 	// Name is the Go identifier both would get ("" when none could be derived).
 	Name string
@@ -186,6 +298,23 @@ type Collision struct {
 	OtherWhat string
 	// Hint says how to resolve it.
 	Hint string
+	// Msg, when set, is the whole message (the problem is not a collision).
+	Msg string
+}
+
+// Message describes the collision in one sentence (rule BQ030's message).
+func (c Collision) Message() string {
+	switch {
+	case c.Msg != "":
+		return c.Msg
+	case c.OtherWhat != "" && c.Other.IsValid():
+		return fmt.Sprintf("Go name %q of %s collides with %s at %s", c.Name, c.What, c.OtherWhat, c.Other)
+	case c.OtherWhat != "":
+		return fmt.Sprintf("Go name %q of %s collides with %s", c.Name, c.What, c.OtherWhat)
+	case c.Name == "":
+		return fmt.Sprintf("no Go name can be derived for %s", c.What)
+	}
+	return fmt.Sprintf("Go name %q of %s is not usable", c.Name, c.What)
 }
 
 type owner struct {
@@ -198,74 +327,82 @@ type planner struct {
 	// created_at, …) across thousands of objects.
 	fieldNames map[string]string
 	n          *Names
-	pkg        map[string]owner
-	colls      []Collision
-	record     bool // fill n's maps (Plan), or only find collisions (Collisions)
+	// scopes are the package-level identifiers claimed so far, per package.
+	scopes map[*Package]map[string]owner
+	// pats are the patterns used in each package.
+	pats   map[*Package]map[string]bool
+	colls  []Collision
+	record bool // fill n's maps (Plan), or only find collisions (Collisions)
 }
 
 // Plan assigns Go names to everything in reg that needs one and returns the collisions.
-// pkg is the Go package name. The emitter must only be run on a registry for which Plan
-// returns no collision.
-func Plan(reg *model.Registry, pkg string) (*Names, []Collision) {
-	return plan(reg, pkg, true)
+// root is the Go package name of the root package. The emitter must only be run on a
+// registry for which Plan returns no collision.
+func Plan(reg *model.Registry, root string) (*Names, []Collision) {
+	return plan(reg, root, true)
 }
 
 // Collisions returns the collisions Plan would return, without recording the names:
 // what rule BQ030 needs, for a third of Plan's time on a large registry.
-func Collisions(reg *model.Registry, pkg string) []Collision {
-	_, colls := plan(reg, pkg, false)
+func Collisions(reg *model.Registry, root string) []Collision {
+	_, colls := plan(reg, root, false)
 	return colls
 }
 
 // plan is Plan; record false leaves the Names maps empty (Collisions).
-func plan(reg *model.Registry, pkg string, record bool) (*Names, []Collision) {
-	if !record {
-		p := &planner{n: &Names{Package: pkg}, pkg: make(map[string]owner, len(RuntimeIdentifiers)+8*len(reg.Messages)), fieldNames: map[string]string{}}
-		return p.run(reg, nil)
-	}
-	// One walk first: the registry's patterns, and the sizes of the maps (growing
-	// maps of hundreds of thousands of entries was a fifth of the planning).
-	var props, inline, enums int
-	pats := map[string]bool{}
-	count := func(_ string, s *model.Schema) {
-		if s.Pattern != "" {
-			pats[s.Pattern] = true
-		}
-		if len(s.Enum) > 0 {
-			enums++
-			inline++
-		} else if s.Kind == model.Object {
-			inline++
-		}
-		props += len(s.Properties)
-	}
-	for _, t := range reg.Types {
-		model.Walk(t.Schema, "$", count)
-	}
-	for _, m := range reg.Messages {
-		model.Walk(m.Data, "$", count)
-	}
+func plan(reg *model.Registry, root string, record bool) (*Names, []Collision) {
 	p := &planner{
-		n: &Names{
-			Package:    pkg,
-			Messages:   make(map[*model.Message]string, len(reg.Messages)),
-			Types:      make(map[*model.NamedType]string, len(reg.Types)),
-			Inline:     make(map[*model.Schema]string, inline),
-			Fields:     make(map[*model.Property]string, props),
-			EnumConsts: make(map[*model.Schema][]string, enums),
-			Patterns:   make(map[string]string, len(pats)),
-		},
-		pkg:        make(map[string]owner, len(RuntimeIdentifiers)+8*len(reg.Messages)+inline),
+		n:          &Names{Root: &Package{Name: root}, byContext: map[string]*Package{}},
+		scopes:     map[*Package]map[string]owner{},
+		pats:       map[*Package]map[string]bool{},
 		fieldNames: map[string]string{},
-		record:     true,
+		record:     record,
 	}
-	return p.run(reg, pats)
+	if record {
+		// One walk first: the sizes of the maps (growing maps of hundreds of
+		// thousands of entries was a fifth of the planning).
+		var props, inline, enums int
+		count := func(_ string, s *model.Schema) {
+			if len(s.Enum) > 0 {
+				enums++
+				inline++
+			} else if s.Kind == model.Object {
+				inline++
+			}
+			props += len(s.Properties)
+		}
+		for _, t := range reg.Types {
+			model.Walk(t.Schema, "$", count)
+		}
+		for _, m := range reg.Messages {
+			model.Walk(m.Data, "$", count)
+		}
+		p.n.Messages = make(map[*model.Message]Ident, len(reg.Messages))
+		p.n.Types = make(map[*model.NamedType]Ident, len(reg.Types))
+		p.n.Inline = make(map[*model.Schema]Ident, inline)
+		p.n.Fields = make(map[*model.Property]string, props)
+		p.n.EnumConsts = make(map[*model.Schema][]string, enums)
+		p.n.Patterns = map[*Package]map[string]string{}
+	}
+	return p.run(reg)
 }
 
-// run plans reg; pats are its patterns (named only when p.record).
-func (p *planner) run(reg *model.Registry, pats map[string]bool) (*Names, []Collision) {
+// scope returns the claim table of pkg.
+func (p *planner) scope(pkg *Package) map[string]owner {
+	s := p.scopes[pkg]
+	if s == nil {
+		s = map[string]owner{}
+		p.scopes[pkg] = s
+	}
+	return s
+}
+
+// run plans reg.
+func (p *planner) run(reg *model.Registry) (*Names, []Collision) {
+	root := p.n.Root
+	rs := p.scope(root)
 	for _, id := range RuntimeIdentifiers {
-		p.pkg[id] = owner{what: "the generated runtime's " + id}
+		rs[id] = owner{what: "the generated runtime's " + id}
 	}
 	for _, t := range reg.Types {
 		name := t.Name
@@ -273,56 +410,134 @@ func (p *planner) run(reg *model.Registry, pats map[string]bool) (*Names, []Coll
 			name = t.Schema.GoName
 		}
 		what := "type " + t.Name
-		p.claim(name, what, t.Pos, "rename the type or set `go: {name: …}` on it")
+		p.claim(root, name, what, t.Pos, "rename the type or set `go: {name: …}` on it")
 		if p.record {
-			p.n.Types[t] = name
+			p.n.Types[t] = Ident{root, name}
 		}
-		p.schema(t.Schema, name, what, true)
+		p.schema(root, t.Schema, name, what, true)
 	}
+	p.contexts(reg)
 	for _, m := range reg.Messages {
+		pkg := p.n.Context(m.Context())
+		if pkg == nil || pkg.Name == "" {
+			continue // reported by contexts
+		}
 		name := MessageName(m.URN)
+		if m.GoName != "" {
+			name = m.GoName
+		}
 		what := "message " + m.URN
-		hint := "URNs that differ only in punctuation map to one Go name; rename one of them"
-		p.claim(name, what, m.Pos, hint)
-		ids := MessageIdentsOf(name)
-		for _, derived := range []string{ids.URN, ids.New, ids.Publish, ids.Decode, ids.Handler, ids.HandlerFunc} {
-			p.claim(derived, what+" (generated "+derived+")", m.Pos, hint)
+		hint := "set `go: {name: …}` on one of the messages (the URN stays as it is)"
+		// The URN constant is claimed only when the type's name was: its collision
+		// would repeat the type's.
+		if p.claim(pkg, name, what, m.Pos, hint) {
+			ids := MessageIdentsOf(name)
+			p.claim(pkg, ids.URN, what+" (generated "+ids.URN+")", m.Pos, hint)
 		}
 		if p.record {
-			p.n.Messages[m] = name
+			p.n.Messages[m] = Ident{pkg, name}
 		}
-		p.schema(m.Data, name, what, true)
+		p.schema(pkg, m.Data, name, what, true)
 	}
 	if p.record {
-		p.patterns(pats)
-	}
-	files := map[string]owner{"babelqueue.go": {what: "the generated runtime"}, "types.go": {what: "the named types"}}
-	for _, m := range reg.Messages {
-		ctx := m.Context()
-		file := ContextFile(ctx)
-		what := "bounded context " + quote(ctx)
-		if prev, ok := files[file]; ok && prev.what != what {
-			p.colls = append(p.colls, Collision{Name: file, What: what + " (file " + file + ")", Pos: m.Pos, Other: prev.pos, OtherWhat: prev.what,
-				Hint: "two bounded contexts map to one Go file; rename one of them"})
-			continue
-		}
-		if _, ok := files[file]; !ok {
-			files[file] = owner{what: what, pos: m.Pos}
-		}
+		p.patterns()
 	}
 	sort.SliceStable(p.colls, func(i, j int) bool { return less(p.colls[i].Pos, p.colls[j].Pos) })
 	return p.n, p.colls
 }
 
-// patterns names the distinct patterns of the registry, in sorted order.
-func (p *planner) patterns(pats map[string]bool) {
-	all := make([]string, 0, len(pats))
-	for pat := range pats {
-		all = append(all, pat)
+// contexts plans the context packages: one per bounded context, named by
+// ContextPackage or `go.contexts`, each name used once.
+func (p *planner) contexts(reg *model.Registry) {
+	byName := map[string]owner{}
+	var pkgs []*Package
+	seen := map[string]bool{}
+	for _, m := range reg.Messages { // sorted by URN: the first message of each context
+		ctx := m.Context()
+		if seen[ctx] {
+			continue
+		}
+		seen[ctx] = true
+		what := "bounded context " + quote(ctx)
+		name, pos := ContextPackage(ctx, p.n.Root.Name), m.Pos
+		hint := "two bounded contexts map to one Go package; name one with `go: {contexts: {" + ctx + ": othername}}`"
+		if over, ok := reg.GoContexts[ctx]; ok {
+			name = over.Name
+			if over.Pos.IsValid() {
+				pos = over.Pos
+			}
+			switch {
+			case !isPackageName(over.Name):
+				p.colls = append(p.colls, Collision{Name: over.Name, What: what + " (go.contexts)", Pos: pos,
+					Hint: "a context package name is lower-case letters and digits, starting with a letter"})
+				name = ""
+			case contextReserved(over.Name, p.n.Root.Name):
+				p.colls = append(p.colls, Collision{Name: over.Name, What: what + " (go.contexts)", Pos: pos,
+					Hint: "choose another name: keywords, predeclared identifiers, main, documentation, init, internal, testdata, vendor, bqrt and the root package's name are reserved"})
+				name = ""
+			}
+		} else if name == "" {
+			p.colls = append(p.colls, Collision{What: what, Pos: pos,
+				Hint: "no Go package name can be derived; set one with `go: {contexts: {" + ctx + ": name}}`"})
+		}
+		pkg := &Package{Context: ctx, Dir: name, Name: name, Pos: m.Pos}
+		pkgs = append(pkgs, pkg)
+		p.n.byContext[ctx] = pkg
+		if name == "" {
+			continue
+		}
+		if prev, ok := byName[name]; ok {
+			p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Other: prev.pos, OtherWhat: prev.what, Hint: hint,
+				Msg: fmt.Sprintf("Go package name %q of %s collides with %s at %s", name, what, prev.what, prev.pos)})
+			pkg.Name, pkg.Dir = "", ""
+			continue
+		}
+		byName[name] = owner{what: what, pos: pos}
 	}
-	sort.Strings(all)
-	for i, pat := range all {
-		p.n.Patterns[pat] = PatternVar(i)
+	var unused []string
+	for ctx := range reg.GoContexts {
+		if !seen[ctx] {
+			unused = append(unused, ctx)
+		}
+	}
+	sort.Strings(unused)
+	for _, ctx := range unused {
+		c := reg.GoContexts[ctx]
+		p.colls = append(p.colls, Collision{Name: c.Name, What: "bounded context " + quote(ctx) + " (go.contexts)", Pos: c.Pos,
+			Msg:  "go.contexts names bounded context " + quote(ctx) + ", which has no message",
+			Hint: "remove the entry, or correct the context's name"})
+	}
+	sort.SliceStable(pkgs, func(i, j int) bool { return pkgs[i].Dir < pkgs[j].Dir })
+	p.n.Contexts = pkgs
+}
+
+// isPackageName reports whether s is lower-case letters and digits, starting
+// with a letter: the form of a context package name.
+func isPackageName(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// patterns names the distinct patterns of each package, in sorted order.
+func (p *planner) patterns() {
+	for pkg, pats := range p.pats {
+		all := make([]string, 0, len(pats))
+		for pat := range pats {
+			all = append(all, pat)
+		}
+		sort.Strings(all)
+		m := make(map[string]string, len(all))
+		for i, pat := range all {
+			m[pat] = PatternVar(i)
+		}
+		p.n.Patterns[pkg] = m
 	}
 }
 
@@ -336,46 +551,54 @@ func less(a, b model.Pos) bool {
 	return a.Column < b.Column
 }
 
-// claim reserves a package-level identifier.
-func (p *planner) claim(name, what string, pos model.Pos, hint string) {
+// claim reserves a package-level identifier of pkg; it reports whether it could.
+func (p *planner) claim(pkg *Package, name, what string, pos model.Pos, hint string) bool {
 	if name == "" {
 		p.colls = append(p.colls, Collision{What: what, Pos: pos, Hint: "no Go identifier can be derived; set `go: {name: …}`"})
-		return
+		return false
 	}
 	if !IsExported(name) {
 		p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Hint: "`go.name` must be an exported Go identifier (an upper-case letter, then letters, digits or _)"})
-		return
+		return false
 	}
-	if prev, ok := p.pkg[name]; ok {
+	s := p.scope(pkg)
+	if prev, ok := s[name]; ok {
 		p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Other: prev.pos, OtherWhat: prev.what, Hint: hint})
-		return
+		return false
 	}
-	p.pkg[name] = owner{what: what, pos: pos}
+	s[name] = owner{what: what, pos: pos}
+	return true
 }
 
-// schema names the types declared for s and below it. typeName is the Go name s gets
-// if it needs a type of its own; isDecl says s is the top schema of a named type or a
-// message (already claimed).
-func (p *planner) schema(s *model.Schema, typeName, what string, isDecl bool) {
+// schema names the types declared for s and below it, in package pkg. typeName is
+// the Go name s gets if it needs a type of its own; isDecl says s is the top schema
+// of a named type or a message (already claimed).
+func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, isDecl bool) {
 	if s == nil || s.Kind == model.Ref {
 		return
 	}
+	if s.Pattern != "" && p.record {
+		if p.pats[pkg] == nil {
+			p.pats[pkg] = map[string]bool{}
+		}
+		p.pats[pkg][s.Pattern] = true
+	}
 	if len(s.Enum) > 0 {
 		if !isDecl {
-			p.claim(typeName, "enum of "+what, s.Pos, "set `go: {name: …}` on the field")
+			p.claim(pkg, typeName, "enum of "+what, s.Pos, "set `go: {name: …}` on the field")
 		}
 		if p.record {
-			p.n.Inline[s] = typeName
+			p.n.Inline[s] = Ident{pkg, typeName}
 		}
-		p.enum(s, typeName, what)
+		p.enum(pkg, s, typeName, what)
 	}
 	switch s.Kind {
 	case model.Object:
 		if !isDecl {
-			p.claim(typeName, "object "+what, s.Pos, "set `go: {name: …}` on the field, or move the object to `types:`")
+			p.claim(pkg, typeName, "object "+what, s.Pos, "set `go: {name: …}` on the field, or move the object to `types:`")
 		}
 		if p.record {
-			p.n.Inline[s] = typeName
+			p.n.Inline[s] = Ident{pkg, typeName}
 		}
 		// The struct's own names: the generated methods, then the fields in order
 		// (index into s.Properties, or -1 for a method). Descriptions ("field … of
@@ -400,7 +623,7 @@ func (p *planner) schema(s *model.Schema, typeName, what string, isDecl bool) {
 			case !IsExported(fname):
 				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, Hint: "`go.name` must be an exported Go identifier"})
 			case ok && prev < 0:
-				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, OtherWhat: "the generated method " + fname, Hint: "set `go: {name: …}` on one of the fields"})
+				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, OtherWhat: "the generated method " + fname, Hint: "set `go: {name: …}` on the field"})
 			case ok:
 				other := s.Properties[prev]
 				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, Other: other.Pos, OtherWhat: fieldWhat(other), Hint: "set `go: {name: …}` on one of the fields"})
@@ -413,30 +636,36 @@ func (p *planner) schema(s *model.Schema, typeName, what string, isDecl bool) {
 			if !declares(prop.Schema) {
 				continue
 			}
-			child := typeName + fname
-			if prop.Schema != nil && prop.Schema.GoName != "" {
-				child = typeName + prop.Schema.GoName
-			}
-			p.schema(prop.Schema, child, fieldWhat(prop), false)
+			p.schema(pkg, prop.Schema, typeName+fname, fieldWhat(prop), false)
 		}
 	case model.Array:
-		p.schema(s.Items, typeName+"Item", "items of "+what, false)
+		p.schema(pkg, s.Items, typeName+elemName(s.Items, "Item"), "items of "+what, false)
 	case model.Map:
-		p.schema(s.Values, typeName+"Value", "values of "+what, false)
+		p.schema(pkg, s.Values, typeName+elemName(s.Values, "Value"), "values of "+what, false)
 	}
 }
 
+// elemName is the part of the Go name of the type declared for array items or
+// map values that follows the enclosing type's name: its `go.name`, else def.
+func elemName(s *model.Schema, def string) string {
+	if s != nil && s.GoName != "" {
+		return s.GoName
+	}
+	return def
+}
+
 // declares reports whether planner.schema has anything to name at or below s: an
-// enum, an object, or an array or map (whose items or values may be one).
+// enum, an object, or an array or map (whose items or values may be one), or a
+// pattern to compile.
 func declares(s *model.Schema) bool {
 	if s == nil || s.Kind == model.Ref {
 		return false
 	}
-	return len(s.Enum) > 0 || s.Kind == model.Object || s.Kind == model.Array || s.Kind == model.Map
+	return len(s.Enum) > 0 || s.Kind == model.Object || s.Kind == model.Array || s.Kind == model.Map || s.Pattern != ""
 }
 
-// enum names the constants of an enum type.
-func (p *planner) enum(s *model.Schema, typeName, what string) {
+// enum names the constants of an enum type declared in pkg.
+func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
 	consts := make([]string, len(s.Enum))
 	for i, v := range s.Enum {
 		text := EnumText(v)
@@ -452,7 +681,7 @@ func (p *planner) enum(s *model.Schema, typeName, what string) {
 			name = over
 		}
 		hint := "map the values to distinct names with `go: {enum: {" + strconv.Quote(text) + ": SomeName}}`"
-		p.claim(name, "enum value "+quote(text)+" of "+what, s.Pos, hint)
+		p.claim(pkg, name, "enum value "+quote(text)+" of "+what, s.Pos, hint)
 		consts[i] = name
 	}
 	if p.record {
@@ -482,37 +711,3 @@ func EnumText(v any) string {
 // quote is s in Go double quotes, non-printable characters escaped (U+2028 and the
 // like must not reach a terminal raw).
 func quote(s string) string { return strconv.Quote(s) }
-
-// goosArch are the GOOS and GOARCH values that make a file-name suffix a build
-// constraint (go/build); a context file must not end in one of them.
-var goosArch = map[string]bool{}
-
-func init() {
-	for _, s := range strings.Fields(`aix android darwin dragonfly freebsd hurd illumos ios js
-		linux nacl netbsd openbsd plan9 solaris wasip1 windows zos
-		386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le
-		mips64p32 mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm
-		test`) {
-		goosArch[s] = true
-	}
-}
-
-// ContextFile returns the name of the file holding a bounded context's messages: the
-// context with '-' replaced by '_' (`user-accounts` → `user_accounts.go`). A name the Go
-// tool would treat specially (a _test, GOOS or GOARCH suffix, a leading '_' or '.')
-// or that would clash with babelqueue.go or types.go gets the suffix "_messages".
-func ContextFile(ctx string) string {
-	base := strings.ReplaceAll(ctx, "-", "_")
-	parts := strings.Split(base, "_")
-	special := base == "" || base == "babelqueue" || base == "types" ||
-		strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") ||
-		(len(parts) > 1 && goosArch[parts[len(parts)-1]])
-	if special {
-		base = strings.TrimLeft(base, "_.")
-		if base == "" {
-			base = "context"
-		}
-		base += "_messages"
-	}
-	return base + ".go"
-}

@@ -38,6 +38,9 @@ type Registry struct {
 	Consumers []string
 	// GoPackage is the default Go package name from `go.package` ("" when unset).
 	GoPackage string
+	// GoContexts maps a bounded context to the Go package name chosen for it with
+	// `go: {contexts: {user-accounts: accounts}}` (docs/generated-code.md, "Names").
+	GoContexts map[string]GoContext
 	// Types are the named types of `types:`, sorted by name.
 	Types []*NamedType
 	// Messages are sorted by URN.
@@ -77,6 +80,13 @@ func (r *Registry) Message(urn string) *Message {
 	return nil
 }
 
+// GoContext is one entry of `go.contexts`: the Go package name of a bounded
+// context and where it was set.
+type GoContext struct {
+	Name string
+	Pos  Pos
+}
+
 // NamedType is an entry of `types:`: a reusable schema referred to as `type: Name`.
 type NamedType struct {
 	Name   string
@@ -111,7 +121,10 @@ type Message struct {
 	Data *Schema
 	// Lint holds the rule ids this message silences, with the reason given.
 	Lint *Lint
-	Pos  Pos // the position of the URN key
+	// GoName overrides the Go name of the message's data type (`go: {name: …}` on
+	// the message); "" derives it from the URN.
+	GoName string
+	Pos    Pos // the position of the URN key
 }
 
 // Context returns the bounded context of the URN: `orders` for urn:babel:orders:created.
@@ -119,8 +132,12 @@ func (m *Message) Context() string { return URNContext(m.URN) }
 
 // Name returns the event-or-command part of the URN: `created.v2` for
 // urn:babel:orders:created.v2.
-func (m *Message) Name() string {
-	parts := strings.SplitN(m.URN, ":", 4)
+func (m *Message) Name() string { return URNName(m.URN) }
+
+// URNName returns the event-or-command part of a URN of the form
+// urn:babel:<context>:<name>, or "" when the URN has another form.
+func URNName(urn string) string {
+	parts := strings.SplitN(urn, ":", 4)
 	if len(parts) < 4 {
 		return ""
 	}

@@ -293,7 +293,8 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 	write("go.mod", []byte("module example.com/property\n\ngo 1.24\n"))
 	var imports, targets strings.Builder
 	for _, s := range sets {
-		files, err := golang.Emit(s.reg, s.names, golang.Options{Package: s.name})
+		root := "example.com/property/" + s.name
+		files, err := golang.Emit(s.reg, s.names, golang.Options{ImportPath: root})
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
@@ -303,15 +304,21 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 			if formatted, err := format.Source(f.Content); err != nil || !bytes.Equal(formatted, f.Content) {
 				t.Errorf("%s/%s is not gofmt-stable (err %v)", s.name, f.Name, err)
 			}
-			write(filepath.Join(s.name, f.Name), f.Content)
+			write(filepath.Join(s.name, filepath.FromSlash(f.Name)), f.Content)
 		}
-		fmt.Fprintf(&imports, "\t%q\n", "example.com/property/"+s.name)
+		fmt.Fprintf(&imports, "\t%q\n", root)
+		imported := map[string]bool{}
 		fmt.Fprintf(&targets, "\t{\n\t\tr := %s.NewRouter()\n", s.name)
 		for _, m := range s.reg.Messages {
-			n := s.names.Messages[m]
-			fmt.Fprintf(&targets, "\t\tr.Handle%[2]s(%[1]s.%[2]sHandlerFunc(func(context.Context, %[1]s.Message[%[1]s.%[2]s]) error { return nil }))\n", s.name, n)
-			fmt.Fprintf(&targets, "\t\ttargets[%q] = target{func(b []byte) error { var x %s.%s; return x.UnmarshalJSON(b) }, r, %[2]s.ErrInvalidData, %[2]s.ErrMalformedEnvelope}\n",
-				s.name+" "+m.URN, s.name, n)
+			id := s.names.Messages[m]
+			alias := s.name + "_" + id.Pkg.Name
+			if !imported[alias] {
+				imported[alias] = true
+				fmt.Fprintf(&imports, "\t%s %q\n", alias, root+"/"+id.Pkg.Dir)
+			}
+			fmt.Fprintf(&targets, "\t\t%[1]s.Handle(r, func(context.Context, %[1]s.Message[%[2]s.%[3]s]) error { return nil })\n", s.name, alias, id.Name)
+			fmt.Fprintf(&targets, "\t\ttargets[%q] = target{func(b []byte) error { var x %s.%s; return x.UnmarshalJSON(b) }, r, %s.ErrInvalidData, %[4]s.ErrMalformedEnvelope}\n",
+				s.name+" "+m.URN, alias, id.Name, s.name)
 		}
 		targets.WriteString("\t}\n")
 	}

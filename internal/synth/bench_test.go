@@ -56,7 +56,7 @@ func BenchmarkGenerateGo(b *testing.B) {
 				if len(colls) > 0 {
 					b.Fatal(colls)
 				}
-				if _, err := golang.Emit(reg, names, golang.Options{Package: "events"}); err != nil {
+				if _, err := golang.Emit(reg, names, golang.Options{ImportPath: "example.com/bench/events"}); err != nil {
 					b.Fatal(err)
 				}
 			}

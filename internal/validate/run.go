@@ -4,7 +4,7 @@ import (
 	"bytes"
 
 	"fmt"
-	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 	"io"
 	"os"
 )
@@ -105,7 +105,7 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 func splitMessages(body []byte) [][]byte {
 	var out [][]byte
 	for rest := body; len(bytes.TrimSpace(rest)) > 0; {
-		n, ok := rt.NextValue(rest)
+		n, ok := bqrt.NextValue(rest)
 		if !ok {
 			out = append(out, rest)
 			break

@@ -19,7 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 	"sort"
 	"strconv"
 	"strings"
@@ -118,7 +118,7 @@ func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
 	if v.reg.Message(urn) == nil {
 		return nil, fmt.Errorf("unknown URN %q: the registry does not define it", urn)
 	}
-	tree, err := rt.ParseStrict(body)
+	tree, err := bqrt.ParseStrict(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
@@ -224,7 +224,7 @@ func pathKey(path, key string) string {
 // the URN's schema. It returns every problem found; nil means valid. The error is for
 // a schema that does not compile (never for an invalid body).
 func (v *Validator) Envelope(body []byte) ([]Problem, error) {
-	tree, err := rt.ParseStrict(body)
+	tree, err := bqrt.ParseStrict(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
@@ -341,10 +341,10 @@ func (c *checker) meta(root map[string]any) bool {
 	} else if n, isNum := sv.(json.Number); !isNum {
 		c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+typeName(sv))
 	} else {
-		switch i, verdict := rt.ExactInt64(string(n)); {
-		case verdict == rt.IntNotInteger:
+		switch i, verdict := bqrt.ExactInt64(string(n)); {
+		case verdict == bqrt.IntNotInteger:
 			c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+abbreviate(string(n)))
-		case verdict == rt.IntOutOfRange || i != 1:
+		case verdict == bqrt.IntOutOfRange || i != 1:
 			c.add("$.meta.schema_version", UnsupportedSchemaVersion, fmt.Sprintf("unsupported schema_version %s (supported: 1); the envelope is not read further", abbreviate(string(n))))
 			return false
 		}
@@ -423,12 +423,12 @@ func (c *checker) integer(path string, v any) (int64, bool) {
 		c.add(path, Envelope, "must be an integer, got "+typeName(v))
 		return 0, false
 	}
-	i, verdict := rt.ExactInt64(string(n))
+	i, verdict := bqrt.ExactInt64(string(n))
 	switch verdict {
-	case rt.IntNotInteger:
+	case bqrt.IntNotInteger:
 		c.add(path, Envelope, "must be an integer, got "+abbreviate(string(n)))
 		return 0, false
-	case rt.IntOutOfRange:
+	case bqrt.IntOutOfRange:
 		c.add(path, Envelope, "integer "+abbreviate(string(n))+" out of int64 range")
 		return 0, false
 	}
@@ -488,7 +488,7 @@ func typeName(v any) string {
 	case bool:
 		return "boolean"
 	case json.Number:
-		if _, verdict := rt.ExactInt64(string(v)); verdict != rt.IntNotInteger {
+		if _, verdict := bqrt.ExactInt64(string(v)); verdict != bqrt.IntNotInteger {
 			return "integer"
 		}
 		return "number"

@@ -40,7 +40,7 @@ func BenchmarkEmit(b *testing.B) {
 			names := plan(b, reg)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := Emit(reg, names, Options{Package: "events"}); err != nil {
+				if _, err := Emit(reg, names, Options{ImportPath: "example.com/bench/events"}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -36,10 +37,18 @@ func nullable(s *model.Schema) bool {
 // struct/enum type; "" for the others.
 func (g *gen) declName(s *model.Schema, raw bool) string {
 	if s.Kind == model.Ref {
-		return g.names.Types[s.Named]
+		return g.names.Types[s.Named].Name
 	}
 	if raw {
 		return ""
+	}
+	return g.names.Inline[s].Name
+}
+
+// declIdent is declName with its package.
+func (g *gen) declIdent(s *model.Schema) gonames.Ident {
+	if s.Kind == model.Ref {
+		return g.names.Types[s.Named]
 	}
 	return g.names.Inline[s]
 }
@@ -47,7 +56,7 @@ func (g *gen) declName(s *model.Schema, raw bool) string {
 // baseType is the Go type of a non-null value of s.
 func (g *gen) baseType(s *model.Schema, raw bool) *jen.Statement {
 	if n := g.declName(s, raw); n != "" {
-		return jen.Id(n)
+		return g.ref(g.declIdent(s))
 	}
 	switch s.Kind {
 	case model.String:
@@ -66,11 +75,11 @@ func (g *gen) baseType(s *model.Schema, raw bool) *jen.Statement {
 	case model.Map:
 		return jen.Map(jen.String()).Add(g.valueType(s.Values))
 	case model.Money:
-		return jen.Id("Money")
+		return g.rt("Money")
 	case model.Timestamp:
-		return jen.Id("Timestamp")
+		return g.rt("Timestamp")
 	case model.UUID:
-		return jen.Id("UUID")
+		return g.rt("UUID")
 	}
 	g.failf("schema kind %q has no Go type", s.Kind)
 	return jen.Any()
@@ -79,7 +88,7 @@ func (g *gen) baseType(s *model.Schema, raw bool) *jen.Statement {
 // valueType is the Go type of a value of s, Nullable[…] when it may be null.
 func (g *gen) valueType(s *model.Schema) *jen.Statement {
 	if nullable(s) {
-		return jen.Id("Nullable").Types(g.baseType(s, false))
+		return g.rt("Nullable").Types(g.baseType(s, false))
 	}
 	return g.baseType(s, false)
 }
@@ -116,7 +125,7 @@ func (g *gen) fieldType(p *model.Property) *jen.Statement {
 // format.Source(out) == out.
 
 // descKeys are the typeDesc fields a descriptor literal sets, in the order written.
-var descKeys = [...]string{"kind", "flags", "lo", "hi", "flo", "fhi", "format", "pattern", "enum", "enumInt", "enumFloat", "ref", "elem", "fields"}
+var descKeys = [...]string{"Kind", "Flags", "Lo", "Hi", "FLo", "FHi", "Format", "Pattern", "Enum", "EnumInt", "EnumFloat", "Ref", "Elem", "Fields"}
 
 // Indexes into descKeys.
 const (
@@ -136,11 +145,13 @@ const (
 	dFields
 )
 
-// descDecl appends the declaration `var name = typeDesc{…}` of s (raw) to b, under the
-// doc comment line doc, preceded by a blank line.
-func (g *gen) descDecl(b []byte, doc, name string, s *model.Schema) []byte {
-	b = append(b, "\n// "...)
-	b = append(b, doc...)
+// descDecl appends the declaration `var name = bqrt.Desc{…}` of s (raw) to b,
+// preceded by a blank line. The first descriptor of a file is preceded by one
+// comment that says what they all are.
+func (g *gen) descDecl(b []byte, name string, s *model.Schema) []byte {
+	if len(b) == 0 {
+		b = append(b, "\n// The descriptors of this file's types (tdX describes X), read by the runtime's\n// table-driven codec."...)
+	}
 	b = append(b, "\nvar "...)
 	b = append(b, name...)
 	b = append(b, " = "...)
@@ -158,36 +169,36 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 	var v [len(descKeys)]string
 	var flags []string
 	if !raw && nullable(s) {
-		flags = append(flags, "fNullable")
+		flags = append(flags, "bqrt.FNullable")
 	}
 	if g.hasChecks(s, false) {
-		flags = append(flags, "fChecked")
+		flags = append(flags, "bqrt.FChecked")
 	}
 	if s.GDPR != "" {
-		flags = append(flags, "fGDPR")
+		flags = append(flags, "bqrt.FGDPR")
 	}
 	var fields []*model.Property
 	switch {
 	case s.Kind == model.Ref:
-		v[dKind] = "kNamed"
+		v[dKind] = "bqrt.KNamed"
 		v[dRef] = strconv.Itoa(g.namedIndex[s.Named])
-	case !raw && g.names.Inline[s] != "":
-		v[dKind] = "kDesc"
-		v[dElem] = "&" + descVar(g.names.Inline[s])
+	case !raw && g.names.Inline[s].Name != "" && g.ownDesc(s):
+		v[dKind] = "bqrt.KDesc"
+		v[dElem] = "&" + descVar(g.names.Inline[s].Name)
 	default:
 		switch s.Kind {
 		case model.String:
-			v[dKind] = "kString"
+			v[dKind] = "bqrt.KString"
 			if s.MinLength != nil {
-				flags = append(flags, "fMin")
+				flags = append(flags, "bqrt.FMin")
 				v[dLo] = strconv.FormatInt(*s.MinLength, 10)
 			}
 			if s.MaxLength != nil {
-				flags = append(flags, "fMax")
+				flags = append(flags, "bqrt.FMax")
 				v[dHi] = strconv.FormatInt(*s.MaxLength, 10)
 			}
 			if s.Pattern != "" {
-				v[dPattern] = "&" + g.names.Patterns[s.Pattern]
+				v[dPattern] = "&" + g.names.Patterns[g.pkg][s.Pattern]
 			}
 			if checkedFormat(s.Format) {
 				v[dFormat] = strconv.Quote(s.Format)
@@ -196,14 +207,14 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 				v[dEnum] = enumList("[]string", s.Enum)
 			}
 		case model.Integer:
-			v[dKind] = "kInt64"
+			v[dKind] = "bqrt.KInt64"
 			switch {
 			case s.Encoding == "string" && s.IntFormat == "int32":
-				v[dKind] = "kInt32Str"
+				v[dKind] = "bqrt.KInt32Str"
 			case s.Encoding == "string":
-				v[dKind] = "kInt64Str"
+				v[dKind] = "bqrt.KInt64Str"
 			case s.IntFormat == "int32":
-				v[dKind] = "kInt32"
+				v[dKind] = "bqrt.KInt32"
 			}
 			var lo, hi *intBound
 			for _, b := range intBounds(s) {
@@ -217,16 +228,16 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 				}
 			}
 			if lo != nil {
-				flags = append(flags, "fMin")
+				flags = append(flags, "bqrt.FMin")
 				if lo.excl {
-					flags = append(flags, "fExclMin")
+					flags = append(flags, "bqrt.FExclMin")
 				}
 				v[dLo] = strconv.FormatInt(lo.v, 10)
 			}
 			if hi != nil {
-				flags = append(flags, "fMax")
+				flags = append(flags, "bqrt.FMax")
 				if hi.excl {
-					flags = append(flags, "fExclMax")
+					flags = append(flags, "bqrt.FExclMax")
 				}
 				v[dHi] = strconv.FormatInt(hi.v, 10)
 			}
@@ -234,19 +245,19 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 				v[dEnumInt] = enumList("[]int64", s.Enum)
 			}
 		case model.Number:
-			v[dKind] = "kFloat64"
+			v[dKind] = "bqrt.KFloat64"
 			lo, loExcl, hi, hiExcl, hasLo, hasHi := floatBounds(s)
 			if hasLo {
-				flags = append(flags, "fFMin")
+				flags = append(flags, "bqrt.FFMin")
 				if loExcl {
-					flags = append(flags, "fFExclMin")
+					flags = append(flags, "bqrt.FFExclMin")
 				}
 				v[dFlo] = floatLit(lo)
 			}
 			if hasHi {
-				flags = append(flags, "fFMax")
+				flags = append(flags, "bqrt.FFMax")
 				if hiExcl {
-					flags = append(flags, "fFExclMax")
+					flags = append(flags, "bqrt.FFExclMax")
 				}
 				v[dFhi] = floatLit(hi)
 			}
@@ -254,42 +265,42 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 				v[dEnumFloat] = enumList("[]float64", s.Enum)
 			}
 		case model.Boolean:
-			v[dKind] = "kBool"
+			v[dKind] = "bqrt.KBool"
 		case model.Money:
-			v[dKind] = "kMoney"
+			v[dKind] = "bqrt.KMoney"
 		case model.Timestamp:
-			v[dKind] = "kTimestamp"
+			v[dKind] = "bqrt.KTimestamp"
 		case model.UUID:
-			v[dKind] = "kUUID"
+			v[dKind] = "bqrt.KUUID"
 		case model.Object:
-			v[dKind] = "kObject"
+			v[dKind] = "bqrt.KObject"
 			if !s.AdditionalProperties {
-				flags = append(flags, "fClosed")
+				flags = append(flags, "bqrt.FClosed")
 			}
 			fields = s.Properties
 		case model.Array:
-			v[dKind] = "kArray"
+			v[dKind] = "bqrt.KArray"
 			if s.MinItems != nil {
-				flags = append(flags, "fMin")
+				flags = append(flags, "bqrt.FMin")
 				v[dLo] = strconv.FormatInt(*s.MinItems, 10)
 			}
 			if s.MaxItems != nil {
-				flags = append(flags, "fMax")
+				flags = append(flags, "bqrt.FMax")
 				v[dHi] = strconv.FormatInt(*s.MaxItems, 10)
 			}
 			if s.UniqueItems {
-				flags = append(flags, "fUnique")
+				flags = append(flags, "bqrt.FUnique")
 			}
 			v[dElem] = string(g.elemDesc(nil, s.Items, indent))
 		case model.Map:
-			v[dKind] = "kMap"
+			v[dKind] = "bqrt.KMap"
 			v[dElem] = string(g.elemDesc(nil, s.Values, indent))
 		default:
 			g.failf("schema kind %q has no descriptor", s.Kind)
 		}
 	}
 	v[dFlags] = strings.Join(flags, " | ")
-	b = append(b, "typeDesc{"...)
+	b = append(b, "bqrt.Desc{"...)
 	first := true
 	for i, val := range v {
 		if val == "" && (i != dFields || len(fields) == 0) {
@@ -305,16 +316,16 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 			b = append(b, val...)
 			continue
 		}
-		b = append(b, "[]fieldDesc{"...)
+		b = append(b, "[]bqrt.Field{"...)
 		for _, p := range fields {
 			b = append(b, '\n')
 			b = appendTabs(b, indent+1)
-			b = append(b, "{key: "...)
+			b = append(b, "{Key: "...)
 			b = strconv.AppendQuote(b, p.Name)
 			if p.Required {
-				b = append(b, ", required: true"...)
+				b = append(b, ", Required: true"...)
 			}
-			b = append(b, ", typ: "...)
+			b = append(b, ", Type: "...)
 			b = g.descText(b, p.Schema, false, indent+1)
 			b = append(b, "},"...)
 		}
@@ -348,9 +359,16 @@ func enumList(typ string, vals []any) string {
 	return b.String()
 }
 
+// ownDesc reports whether the inline object or enum s (declared in a message or a
+// named type) has a descriptor variable of its own: only when its type has
+// methods that need it, the PII-safe LogValue and String (logMethods). Otherwise
+// its descriptor is written where it is used, which costs the compiler one
+// declaration less.
+func (g *gen) ownDesc(s *model.Schema) bool { return g.holdsPII(s) }
+
 // elemDesc appends the *typeDesc of array items or map values to b.
 func (g *gen) elemDesc(b []byte, s *model.Schema, indent int) []byte {
-	if name := g.names.Inline[s]; name != "" && s.Kind != model.Ref && !nullable(s) {
+	if name := g.names.Inline[s].Name; name != "" && s.Kind != model.Ref && !nullable(s) && g.ownDesc(s) {
 		return append(append(b, '&'), descVar(name)...)
 	}
 	return g.descText(append(b, '&'), s, false, indent)

@@ -11,8 +11,10 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,18 +42,32 @@ func loadExamples(t *testing.T) *model.Registry {
 	return reg
 }
 
+// testImportPath is the import path the tests generate the root package at.
+func testImportPath(pkg string) string { return "example.com/gen/" + pkg }
+
 func emit(t *testing.T, reg *model.Registry, pkg string) []File {
 	t.Helper()
-	files, err := Emit(reg, plan(t, reg), Options{Package: pkg})
+	names, colls := gonames.Plan(reg, pkg)
+	if len(colls) > 0 {
+		t.Fatalf("collisions: %+v", colls)
+	}
+	files, err := Emit(reg, names, Options{ImportPath: testImportPath(pkg)})
 	if err != nil {
 		t.Fatalf("Emit: %v", err)
 	}
 	return files
 }
 
-// TestGolden compares the emitted per-registry files with testdata/golden/<case>/.
-// babelqueue.go is the runtime copied from ./rt and is checked by TestRuntimeFile
-// instead, so that runtime edits do not churn the goldens.
+// copied reports whether f is the runtime copied from ./rt or ./rt/bqrt (the same
+// bytes for every registry but the package clause and import path).
+func copied(f File) bool {
+	return f.Name == runtimeFile || strings.HasPrefix(f.Name, gonames.BqrtDir+"/")
+}
+
+// TestGolden compares the emitted per-registry files with testdata/golden/<case>/
+// (types.go, <context>/<context>.go). babelqueue.go and internal/bqrt are the runtime
+// copied from ./rt and are checked by TestRuntimeFile instead, so that runtime edits
+// do not churn the goldens.
 func TestGolden(t *testing.T) {
 	cases := []struct {
 		name string
@@ -75,12 +91,15 @@ func TestGolden(t *testing.T) {
 			}
 			want := map[string]bool{}
 			for _, f := range files {
-				if f.Name == runtimeFile {
+				if copied(f) {
 					continue
 				}
-				golden := filepath.Join(dir, f.Name+".golden")
+				golden := filepath.Join(dir, filepath.FromSlash(f.Name)+".golden")
 				want[f.Name+".golden"] = true
 				if *update {
+					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+						t.Fatal(err)
+					}
 					if err := os.WriteFile(golden, f.Content, 0o644); err != nil {
 						t.Fatal(err)
 					}
@@ -95,12 +114,16 @@ func TestGolden(t *testing.T) {
 					t.Errorf("%s differs from %s (run with -update and review the diff)", f.Name, golden)
 				}
 			}
-			ents, _ := os.ReadDir(dir)
-			for _, e := range ents {
-				if !want[e.Name()] {
-					t.Errorf("stale golden file %s", e.Name())
+			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
 				}
-			}
+				rel, _ := filepath.Rel(dir, p)
+				if !want[filepath.ToSlash(rel)] {
+					t.Errorf("stale golden file %s", rel)
+				}
+				return nil
+			})
 		})
 	}
 }
@@ -159,18 +182,22 @@ func firstDiff(got, want []byte) string {
 	return fmt.Sprintf("%d lines, gofmt gives %d", len(g), len(w))
 }
 
-// TestFilesShape checks every file: sorted names, the header, gofmt'd (parses),
-// stdlib-only imports, every exported identifier documented.
+// TestFilesShape checks every file: sorted names, the header, gofmt'd (parses), the
+// package clause of its directory, imports only of the standard library and of the
+// generated tree, every exported identifier documented.
 func TestFilesShape(t *testing.T) {
 	t.Parallel()
 	files := emit(t, testRegistry(), "events")
 	var names []string
 	for _, f := range files {
-		names = append(names, f.Name)
+		if !strings.HasPrefix(f.Name, gonames.BqrtDir+"/") {
+			names = append(names, f.Name)
+		}
 	}
-	if got, want := strings.Join(names, " "), "babelqueue.go orders.go types.go user_accounts.go"; got != want {
+	if got, want := strings.Join(names, " "), "babelqueue.go orders/orders.go types.go useraccounts/useraccounts.go"; got != want {
 		t.Errorf("files = %s, want %s", got, want)
 	}
+	root := testImportPath("events")
 	for _, f := range files {
 		if !bytes.HasPrefix(f.Content, []byte("// "+Header+"\n")) {
 			t.Errorf("%s: missing header", f.Name)
@@ -181,17 +208,24 @@ func TestFilesShape(t *testing.T) {
 			t.Errorf("%s: %v", f.Name, err)
 			continue
 		}
-		if af.Name.Name != "events" {
-			t.Errorf("%s: package %s", f.Name, af.Name.Name)
+		wantPkg := "events"
+		if dir := path.Dir(f.Name); dir != "." {
+			wantPkg = path.Base(dir)
+		}
+		if af.Name.Name != wantPkg {
+			t.Errorf("%s: package %s, want %s", f.Name, af.Name.Name, wantPkg)
 		}
 		for _, imp := range af.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if strings.Contains(strings.Split(p, "/")[0], ".") {
-				t.Errorf("%s: non-stdlib import %s", f.Name, p)
+			if strings.Contains(strings.Split(p, "/")[0], ".") && p != root && !strings.HasPrefix(p, root+"/") {
+				t.Errorf("%s: import %s outside the standard library and the generated tree", f.Name, p)
+			}
+			if imp.Name != nil {
+				t.Errorf("%s: import %s under the alias %s", f.Name, p, imp.Name.Name)
 			}
 		}
-		if f.Name == runtimeFile {
-			continue // the runtime's own docs are checked with its package (./rt)
+		if copied(f) {
+			continue // the runtime's own docs are checked with its packages (./rt, ./rt/bqrt)
 		}
 		for _, miss := range undocumented(af) {
 			t.Errorf("%s: %s is not documented", f.Name, miss)
@@ -219,7 +253,7 @@ func undocumented(af *ast.File) []string {
 					if st, ok := sp.Type.(*ast.StructType); ok && sp.Name.IsExported() {
 						for _, fl := range st.Fields.List {
 							for _, n := range fl.Names {
-								if n.IsExported() && fl.Doc == nil {
+								if n.IsExported() && fl.Doc == nil && fl.Comment == nil {
 									out = append(out, sp.Name.Name+"."+n.Name)
 								}
 							}
@@ -247,11 +281,12 @@ func undocumented(af *ast.File) []string {
 	return out
 }
 
-// TestRuntimeFile checks babelqueue.go: one package clause and header, every non-test
-// declaration of ./rt present.
+// TestRuntimeFile checks babelqueue.go (one package clause and header, the
+// machinery imported from the generated tree, every non-test declaration of ./rt
+// present) and internal/bqrt (./rt/bqrt without bridge.go).
 func TestRuntimeFile(t *testing.T) {
 	t.Parallel()
-	src, err := runtimeSource("events")
+	src, err := runtimeSource("events", "example.com/gen/events")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,6 +301,13 @@ func TestRuntimeFile(t *testing.T) {
 	if af.Name.Name != "events" || af.Doc == nil {
 		t.Errorf("package %s, doc %v", af.Name.Name, af.Doc != nil)
 	}
+	var imports []string
+	for _, imp := range af.Imports {
+		imports = append(imports, imp.Path.Value)
+	}
+	if !slices.Contains(imports, `"example.com/gen/events/internal/bqrt"`) || slices.Contains(imports, strconv.Quote(rtImportPath)) {
+		t.Errorf("imports %v: want the generated tree's bqrt", imports)
+	}
 	have := map[string]bool{}
 	ast.Inspect(af, func(n ast.Node) bool {
 		if fd, ok := n.(*ast.FuncDecl); ok {
@@ -273,46 +315,46 @@ func TestRuntimeFile(t *testing.T) {
 		}
 		return true
 	})
-	for _, fn := range []string{"parseJSON", "checkLength", "initMessage", "decodeMessageInto", "unmarshalAny", "encodeValue", "NewRouter"} {
+	for _, fn := range []string{"New", "Publish", "Decode", "Handle", "initMessage", "encodeMessage", "NewRouter", "Dispatch"} {
 		if !have[fn] {
 			t.Errorf("runtime lacks %s", fn)
 		}
 	}
-}
-
-func TestContextFile(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"orders":         "orders.go",
-		"user-accounts":  "user_accounts.go",
-		"types":          "types_messages.go",
-		"babelqueue":     "babelqueue_messages.go",
-		"orders-test":    "orders_test_messages.go",
-		"orders-windows": "orders_windows_messages.go",
-		"-orders":        "orders_messages.go",
-		"linux":          "linux.go",
-	} {
-		if got := gonames.ContextFile(in); got != want {
-			t.Errorf("ContextFile(%q) = %q, want %q", in, got, want)
+	bq, err := bqrtSources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bqNames []string
+	for _, f := range bq {
+		bqNames = append(bqNames, f.Name)
+		if bytes.Contains(f.Content, []byte("func ParseStrict")) {
+			t.Errorf("%s: bqgen's own bridge is in the generated runtime", f.Name)
 		}
+	}
+	if !slices.Contains(bqNames, "internal/bqrt/json.go") || !slices.Contains(bqNames, "internal/bqrt/envelope.go") {
+		t.Errorf("bqrt files %v", bqNames)
 	}
 }
 
 func TestEmitRejectsBadInput(t *testing.T) {
 	t.Parallel()
 	reg := testRegistry()
-	names := plan(t, reg)
-	if _, err := Emit(reg, names, Options{Package: "type"}); err == nil {
+	names, _ := gonames.Plan(reg, "type")
+	if _, err := Emit(reg, names, Options{ImportPath: "example.com/x"}); err == nil {
 		t.Error("keyword package name accepted")
 	}
+	if _, err := Emit(reg, plan(t, reg), Options{}); err == nil {
+		t.Error("no import path accepted")
+	}
+	opts := Options{ImportPath: "example.com/x"}
 	bad := &model.Registry{Messages: []*model.Message{{URN: "urn:babel:a:b", Data: obj(false,
 		prop("x", true, &model.Schema{Kind: model.String, Pattern: "(?<=a)b"}))}}}
-	if _, err := Emit(bad, plan(t, bad), Options{Package: "events"}); err == nil || !strings.Contains(err.Error(), "pattern") {
+	if _, err := Emit(bad, plan(t, bad), opts); err == nil || !strings.Contains(err.Error(), "pattern") {
 		t.Errorf("invalid pattern: err = %v", err)
 	}
 	unresolved := &model.Registry{Messages: []*model.Message{{URN: "urn:babel:a:b", Data: obj(false,
 		prop("x", true, &model.Schema{Kind: model.Ref, Ref: "Nope"}))}}}
-	if _, err := Emit(unresolved, plan(t, unresolved), Options{Package: "events"}); err == nil {
+	if _, err := Emit(unresolved, plan(t, unresolved), opts); err == nil {
 		t.Error("unresolved ref accepted")
 	}
 }
@@ -350,21 +392,15 @@ func TestGeneratedPackage(t *testing.T) {
 	}
 	write("go.mod", []byte("module example.com/gen\n\ngo 1.24\n"))
 	for _, f := range emit(t, testRegistry(), "events") {
-		write(filepath.Join("gen", f.Name), f.Content)
+		write(filepath.Join("events", filepath.FromSlash(f.Name)), f.Content)
 	}
 	inner, err := os.ReadFile(filepath.Join("testdata", "generated_test.go.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(filepath.Join("gen", "generated_test.go"), inner)
-	if _, err := os.Stat(examplesRegistry); err == nil {
-		if reg, diags, err := registry.Load(context.Background(), examplesRegistry); err == nil && reg != nil && !diags.HasErrors() {
-			for _, f := range emit(t, reg, "examples") {
-				write(filepath.Join("examples", f.Name), f.Content)
-			}
-		} else {
-			t.Logf("examples/registry.yaml not compiled: err %v, %d diagnostics", err, len(diags))
-		}
+	write(filepath.Join("events", "generated_test.go"), inner)
+	for _, f := range emit(t, loadExamples(t), "examples") {
+		write(filepath.Join("examples", filepath.FromSlash(f.Name)), f.Content)
 	}
 	gocmd := goTool(t)
 	run := func(args ...string) {
@@ -428,7 +464,7 @@ func TestRegistryTextStaysInComments(t *testing.T) {
 	decls := func(files []File) map[string]string {
 		out := map[string]string{}
 		for _, f := range files {
-			if f.Name == runtimeFile {
+			if copied(f) {
 				continue
 			}
 			fset := token.NewFileSet()
@@ -481,7 +517,8 @@ func TestRegistryTextStaysInComments(t *testing.T) {
 // line and column, not the whole unformatted source that jen appends.
 func TestRenderErrorIsShort(t *testing.T) {
 	t.Parallel()
-	f := newFile("events")
+	g := newGen(&model.Registry{}, plan(t, &model.Registry{}), "example.com/gen/events")
+	f := g.newFile(g.names.Root)
 	f.Comment("/* unterminated")
 	f.Var().Id("x").Op("=").Lit(1)
 	_, err := render(f, "bad.go", nil)
@@ -490,5 +527,67 @@ func TestRenderErrorIsShort(t *testing.T) {
 	}
 	if got := err.Error(); !strings.HasPrefix(got, "golang: rendering bad.go: Error ") || strings.Contains(got, "package events") || strings.Contains(got, "\n") {
 		t.Errorf("error %q: want one line with the position, without the source", got)
+	}
+}
+
+// TestEveryTestdataRegistryBuilds generates the packages of every registry in
+// testdata that loads without errors (testdata/registry/good, the clean twins of
+// testdata/rules, testdata/hostile, examples/registry.yaml), each into its own tree
+// of one module, and runs go vet on all of them: every registry `check` accepts must
+// give packages that build and vet.
+func TestEveryTestdataRegistryBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped with -short: builds generated modules")
+	}
+	t.Parallel()
+	var paths []string
+	for _, glob := range []string{"../../../testdata/registry/good/*.yaml", "../../../testdata/rules/*/clean.yaml",
+		"../../../testdata/rules/*/clean", "../../../testdata/hostile/*.yaml", examplesRegistry} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/all\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	built := 0
+	for i, p := range paths {
+		reg, diags, err := registry.Load(context.Background(), p)
+		if err != nil || reg == nil || diags.HasErrors() {
+			continue // a registry check rejects (a hostile file may be one)
+		}
+		pkg := fmt.Sprintf("r%d", i)
+		names, colls := gonames.Plan(reg, pkg)
+		if len(colls) > 0 {
+			t.Errorf("%s: collisions after a clean load: %+v", p, colls)
+			continue
+		}
+		files, err := Emit(reg, names, Options{ImportPath: "example.com/all/" + pkg})
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		for _, f := range files {
+			out := filepath.Join(dir, pkg, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(out, f.Content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		built++
+	}
+	if built < 25 {
+		t.Fatalf("only %d of %d testdata registries load cleanly", built, len(paths))
+	}
+	cmd := exec.Command(goTool(t), "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go vet of the packages of %d registries: %v\n%s", built, err, out)
 	}
 }

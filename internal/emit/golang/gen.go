@@ -16,6 +16,10 @@ import (
 type gen struct {
 	reg   *model.Registry
 	names *gonames.Names
+	// root and bqrt are the import paths of the root package and of the
+	// runtime's machinery; pkg is the package of the file being built.
+	root, bqrt string
+	pkg        *gonames.Package
 	// named says, per named type, whether its values have any check (a least
 	// fixpoint, so that recursive types are handled).
 	named map[*model.NamedType]bool
@@ -33,13 +37,34 @@ type gen struct {
 	err    error
 }
 
-func newGen(reg *model.Registry, names *gonames.Names) *gen {
-	g := &gen{reg: reg, names: names, named: map[*model.NamedType]bool{}, declared: map[string]bool{},
-		namedIndex: map[*model.NamedType]int{}}
+func newGen(reg *model.Registry, names *gonames.Names, root string) *gen {
+	g := &gen{reg: reg, names: names, root: root, bqrt: importPath(root, gonames.BqrtDir), named: map[*model.NamedType]bool{},
+		declared: map[string]bool{}, namedIndex: map[*model.NamedType]int{}}
 	for i, t := range reg.Types {
 		g.namedIndex[t] = i
 	}
 	return g
+}
+
+// rtName is the runtime identifier name as the doc comments of the file being built
+// write it: bare in the root package, qualified elsewhere.
+func (g *gen) rtName(name string) string {
+	if g.pkg == g.names.Root {
+		return name
+	}
+	return g.names.Root.Name + "." + name
+}
+
+// rt is the runtime identifier name of the root package (Money, Message, …).
+func (g *gen) rt(name string) *jen.Statement { return jen.Qual(g.root, name) }
+
+// bq is the identifier name of the runtime's machinery (bqrt.Validate, …).
+func (g *gen) bq(name string) *jen.Statement { return jen.Qual(g.bqrt, name) }
+
+// ref is a package-level identifier planned by gonames: qualified when it lives in
+// another package than the file being built.
+func (g *gen) ref(id gonames.Ident) *jen.Statement {
+	return jen.Qual(importPath(g.root, id.Pkg.Dir), id.Name)
 }
 
 func (g *gen) failf(format string, args ...any) {
@@ -95,34 +120,40 @@ func (g *gen) hasChecks(s *model.Schema, raw bool) bool {
 
 // ---- files ----
 
-// typesFile fills types.go: the compiled patterns, the named types' descriptors and the
-// named types with the types declared inside them.
-func (g *gen) typesFile(f *jen.File) {
-	var pats []string
-	for p := range g.names.Patterns {
+// patternVars declares the compiled patterns of the file's package (patternN): each
+// pattern its schemas use, compiled once, at package initialisation.
+func (g *gen) patternVars(f *jen.File) {
+	m := g.names.Patterns[g.pkg]
+	pats := make([]string, 0, len(m))
+	for p := range m {
 		pats = append(pats, p)
 	}
-	sort.Slice(pats, func(i, j int) bool {
-		return patIndex(g.names.Patterns[pats[i]]) < patIndex(g.names.Patterns[pats[j]])
-	})
-	if len(pats) > 0 {
-		defs := make([]jen.Code, len(pats))
-		for i, p := range pats {
-			defs[i] = jen.Id(g.names.Patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
-		}
-		f.Comment("The registry's patterns, compiled once.")
-		f.Var().Defs(defs...)
+	sort.Slice(pats, func(i, j int) bool { return patIndex(m[pats[i]]) < patIndex(m[pats[j]]) })
+	if len(pats) == 0 {
+		return
 	}
+	defs := make([]jen.Code, len(pats))
+	for i, p := range pats {
+		defs[i] = jen.Id(m[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
+	}
+	f.Comment("The patterns of this package's schemas, compiled once.")
+	f.Var().Defs(defs...)
+}
 
+// typesFile fills types.go of the root package: its compiled patterns, the named
+// types' descriptors and the named types with the types declared inside them.
+func (g *gen) typesFile(f *jen.File) {
+	g.patternVars(f)
 	if len(g.reg.Types) > 0 {
-		f.Comment("init hands the named types' descriptors to the runtime.")
-		f.Func().Id("init").Params().Block(jen.Id("namedTypes").Op("=").Id("namedTypeDescs").Index(jen.Empty(), jen.Empty()))
-		b := append(g.tables, "\n// namedTypeDescs describe the registry's named types (see namedTypes).\nvar namedTypeDescs = [...]typeDesc{"...)
+		f.Comment("init hands the named types' descriptors to the runtime, before any context")
+		f.Comment("package (they all import this one) can use them.")
+		f.Func().Id("init").Params().Block(g.bq("NamedTypes").Op("=").Id("namedTypeDescs").Index(jen.Empty(), jen.Empty()))
+		b := append(g.tables, "\n// namedTypeDescs describe the registry's named types (bqrt.NamedTypes).\nvar namedTypeDescs = [...]bqrt.Desc{"...)
 		for i, t := range g.reg.Types {
 			b = append(b, "\n\t// "...)
 			b = strconv.AppendInt(b, int64(i), 10)
 			b = append(b, ": "...)
-			b = append(b, g.names.Types[t]...)
+			b = append(b, g.names.Types[t].Name...)
 			b = append(b, "\n\t"...)
 			b = g.descText(b, t.Schema, true, 1)
 			b = append(b, ',')
@@ -131,7 +162,7 @@ func (g *gen) typesFile(f *jen.File) {
 	}
 
 	for _, t := range g.reg.Types {
-		name := g.names.Types[t]
+		name := g.names.Types[t].Name
 		s := t.Schema
 		doc := []string{name + " is the registry type " + t.Name + "."}
 		doc = append(doc, para(s.Description)...)
@@ -144,15 +175,36 @@ func (g *gen) typesFile(f *jen.File) {
 		doc = append(doc, deprecated(s.Deprecation)...)
 		desc := jen.Op("&").Id("namedTypeDescs").Index(jen.Lit(g.namedIndex[t]))
 		switch {
-		case g.names.Inline[s] == name && s.Kind == model.Object:
+		case g.names.Inline[s].Name == name && s.Kind == model.Object:
 			g.structType(f, name, s, nil, doc, desc, true)
-		case g.names.Inline[s] == name:
+		case g.names.Inline[s].Name == name:
 			g.enumType(f, name, s, doc, desc, true)
 		default:
 			g.namedScalar(f, name, s, doc, desc)
 		}
 		g.innerTypes(f, s, "type "+t.Name)
 	}
+}
+
+// contextDoc writes the package documentation and the compiled patterns of the
+// context package pkg, which holds msgs.
+func (g *gen) contextDoc(f *jen.File, pkg *gonames.Package, msgs []*model.Message) {
+	r := g.names.Root.Name
+	doc := []string{"Package " + pkg.Name + " holds the BabelQueue messages of the bounded context " + pkg.Context,
+		"(urn:babel:" + pkg.Context + ":*), generated by bqgen: one data type per URN, with its URN",
+		"constant. Produce and consume them with the runtime package " + r + ": " + r + ".New,",
+		r + ".Publish, " + r + ".Decode and " + r + ".Handle."}
+	for _, l := range doc {
+		f.PackageComment(l)
+	}
+	defs := make([]jen.Code, len(msgs))
+	for i, m := range msgs {
+		ids := gonames.MessageIdentsOf(g.names.Messages[m].Name)
+		defs[i] = comment(trimBlank(deprecated(m.Deprecation))).Id(ids.URN).Op("=").Lit(m.URN)
+	}
+	f.Comment("The URNs of this package's messages: XURN is the URN of X.")
+	f.Const().Defs(defs...)
+	g.patternVars(f)
 }
 
 func patIndex(v string) int {
@@ -166,15 +218,19 @@ func (g *gen) innerTypes(f *jen.File, s *model.Schema, owner string) {
 		if sub == s {
 			return
 		}
-		name := g.names.Inline[sub]
-		if name == "" || g.declared[name] {
+		id := g.names.Inline[sub]
+		name := id.Name
+		if name == "" || g.declared[id.Pkg.Dir+"."+name] {
 			return
 		}
-		g.declared[name] = true
+		g.declared[id.Pkg.Dir+"."+name] = true
 		doc := []string{fmt.Sprintf("%s is the value at %s of %s.", name, p, owner)}
 		doc = append(doc, para(sub.Description)...)
-		g.tables = g.descDecl(g.tables, descVar(name)+" describes "+name+" to the runtime's table-driven codec.", descVar(name), sub)
-		desc := jen.Op("&").Id(descVar(name))
+		var desc *jen.Statement // only the PII methods (logMethods) refer to it
+		if g.ownDesc(sub) {
+			g.tables = g.descDecl(g.tables, descVar(name), sub)
+			desc = jen.Op("&").Id(descVar(name))
+		}
 		if sub.Kind == model.Object {
 			g.structType(f, name, sub, nil, doc, desc, false)
 		} else {
@@ -183,10 +239,12 @@ func (g *gen) innerTypes(f *jen.File, s *model.Schema, owner string) {
 	})
 }
 
-// message writes one message: its URN constant, struct, methods, producer and
-// consumer helpers, then the types declared inside it.
+// message writes one message: its data type with its methods, its URN constant,
+// then the types declared inside it. Producing and consuming go through the
+// runtime's generic New, Publish, Decode and Handle, instantiated only where a
+// program uses them (docs/generated-code.md, "What each message costs").
 func (g *gen) message(f *jen.File, m *model.Message) {
-	ids := gonames.MessageIdentsOf(g.names.Messages[m])
+	ids := gonames.MessageIdentsOf(g.names.Messages[m].Name)
 	name := ids.Type
 	kind := m.Kind
 	if kind == "" {
@@ -194,82 +252,20 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 	}
 	dep := deprecated(m.Deprecation)
 
-	doc := []string{fmt.Sprintf("%s is the data of the %s %s.", name, kind, m.URN)}
+	facts := []string{"default queue " + strconv.Quote(m.Queue)}
+	if m.Owner != "" {
+		facts = append([]string{"owner " + m.Owner}, facts...)
+	}
+	if m.Supersedes != "" {
+		facts = append(facts, "supersedes "+m.Supersedes)
+	}
+	doc := []string{fmt.Sprintf("%s is the data of the %s %s (%s).", name, kind, m.URN, strings.Join(facts, "; "))}
 	doc = append(doc, para(m.Summary)...)
 	doc = append(doc, para(m.Description)...)
-	var facts []string
-	if m.Owner != "" {
-		facts = append(facts, "Owner: "+m.Owner+".")
-	}
-	facts = append(facts, "Default queue: "+strconv.Quote(m.Queue)+".")
-	if m.Supersedes != "" {
-		facts = append(facts, "Supersedes "+m.Supersedes+".")
-	}
-	doc = append(doc, "", strings.Join(facts, " "))
 	doc = append(doc, dep...)
-	g.tables = g.descDecl(g.tables, descVar(name)+" describes "+name+" to the runtime's table-driven codec.", descVar(name), m.Data)
+	g.tables = g.descDecl(g.tables, descVar(name), m.Data)
 	desc := jen.Op("&").Id(descVar(name))
 	g.structType(f, name, m.Data, m, doc, desc, true)
-
-	typ := jen.Id(name)
-	msgT := func() *jen.Statement { return jen.Id("Message").Types(jen.Id(name)) }
-	ctxP := jen.Id("ctx").Qual("context", "Context")
-
-	f.Add(comment(append([]string{ids.URN + " is the URN of " + name + "."}, dep...)).Const().Id(ids.URN).Op("=").Lit(m.URN))
-
-	f.Add(comment([]string{ids.New + " validates data and builds a " + m.URN + " message: a fresh",
-		"trace id (or the one of WithTraceID), queue " + strconv.Quote(m.Queue) + " unless WithQueue says otherwise."}, dep...).Func().Id(ids.New).Params(jen.Id("data").Add(typ), jen.Id("opts").Op("...").Id("Option")).
-		Params(jen.Op("*").Add(msgT()), jen.Error()).Block(
-		jen.Id("m").Op(":=").Op("&").Add(msgT()).Values(jen.Dict{jen.Id("Data"): jen.Id("data")}),
-		jen.If(jen.Err().Op(":=").Id("initMessage").Call(jen.Id("m"), desc.Clone(), jen.Id(ids.URN), jen.Lit(m.Queue), jen.Id("opts")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		),
-		jen.Return(jen.Id("m"), jen.Nil()),
-	))
-
-	f.Add(comment([]string{ids.Publish + " builds a " + m.URN + " message with " + ids.New,
-		"and publishes its envelope with p. It returns the message id (meta.id)."}, dep...).Func().Id(ids.Publish).Params(ctxP, jen.Id("p").Id("Publisher"), jen.Id("data").Add(typ), jen.Id("opts").Op("...").Id("Option")).
-		Params(jen.String(), jen.Error()).Block(
-		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id(ids.New).Call(jen.Id("data"), jen.Id("opts").Op("...")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
-		jen.Return(jen.Id("publishMessage").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("m"), desc.Clone())),
-	))
-
-	f.Comment(ids.Decode + " decodes a " + m.URN + " envelope strictly and validates its data.")
-	f.Comment("Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN),")
-	f.Comment("or ValidationErrors (ErrInvalidData).")
-	f.Func().Id(ids.Decode).Params(jen.Id("body").Index().Byte()).Params(jen.Op("*").Add(msgT()), jen.Error()).Block(
-		jen.Id("m").Op(":=").New(msgT()),
-		jen.If(jen.Err().Op(":=").Id("decodeMessageInto").Call(jen.Id("body"), jen.Id(ids.URN), jen.Id("m"), desc.Clone()), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		),
-		jen.Return(jen.Id("m"), jen.Nil()),
-	)
-
-	handleSig := func() *jen.Statement {
-		return jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("m").Add(msgT())).Error()
-	}
-	f.Comment(ids.Handler + " handles " + m.URN + " messages.")
-	f.Type().Id(ids.Handler).Interface(
-		jen.Comment(ids.Handle + " handles one message; an error makes Router.Dispatch fail with it.").Line().
-			Id(ids.Handle).Add(handleSig()),
-	)
-	f.Comment(ids.HandlerFunc + " adapts a function to " + ids.Handler + ".")
-	f.Type().Id(ids.HandlerFunc).Func().Add(handleSig())
-	f.Comment(ids.Handle + " calls fn(ctx, m).")
-	f.Func().Params(jen.Id("fn").Id(ids.HandlerFunc)).Id(ids.Handle).Add(handleSig()).Block(
-		jen.Return(jen.Id("fn").Call(jen.Id("ctx"), jen.Id("m"))),
-	)
-	f.Comment(ids.Handle + " routes " + m.URN + " messages to h, replacing any earlier handler.")
-	f.Func().Params(jen.Id("r").Op("*").Id("Router")).Id(ids.Handle).Params(jen.Id("h").Id(ids.Handler)).Block(
-		jen.Id("r").Dot("register").Call(jen.Id(ids.URN), jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("env").Op("*").Id("envelope")).Error().Block(
-			jen.Var().Id("m").Add(msgT()),
-			jen.If(jen.Err().Op(":=").Id("env").Dot("fill").Call(jen.Op("&").Id("m"), desc.Clone()), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Err()),
-			),
-			jen.Return(jen.Id("h").Dot(ids.Handle).Call(jen.Id("ctx"), jen.Id("m"))),
-		)),
-	)
 
 	g.innerTypes(f, m.Data, m.URN)
 }
@@ -282,19 +278,17 @@ func descVar(name string) string { return "td" + name }
 // commonMethods writes Validate, MarshalJSON and UnmarshalJSON of a declared type:
 // one-liners over the runtime's table-driven codec and the type's descriptor.
 func (g *gen) commonMethods(f *jen.File, name string, desc *jen.Statement) {
-	f.Comment("Validate reports every violation of the schema with its JSON path ($ is the value")
-	f.Comment("itself); the error is a ValidationErrors (errors.Is(err, ErrInvalidData)).")
+	f.Comment("Validate reports every violation of the schema with its JSON path: " + g.rtName("ValidationErrors") + ".")
 	f.Func().Params(jen.Id("x").Id(name)).Id("Validate").Params().Error().Block(
-		jen.Return(jen.Id("validateAny").Call(jen.Op("&").Id("x"), desc.Clone())),
+		jen.Return(g.bq("Validate").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)
-	f.Comment("MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate.")
+	f.Comment("MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.")
 	f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("marshalAny").Call(jen.Op("&").Id("x"), desc.Clone())),
+		jen.Return(g.bq("Marshal").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)
-	f.Comment("UnmarshalJSON decodes b strictly (no unknown keys in closed objects, integers exact,")
-	f.Comment("null only where nullable) and validates it; on error x is unchanged.")
+	f.Comment("UnmarshalJSON decodes b strictly and validates it; on error x is unchanged.")
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("unmarshalAny").Call(jen.Id("b"), jen.Id("x"), desc.Clone())),
+		jen.Return(g.bq("Unmarshal").Call(jen.Id("b"), jen.Id("x"), desc.Clone())),
 	)
 }
 
@@ -311,26 +305,37 @@ func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Mes
 	var fields []jen.Code
 	for _, p := range s.Properties {
 		fname := g.names.Fields[p]
-		fdoc := []string{fmt.Sprintf("%s is %s: %s.", fname, strconv.Quote(p.Name), fieldConstraints(p))}
-		fdoc = append(fdoc, para(p.Schema.Description)...)
+		// The presence and constraints go on the field's line; the description, the
+		// PII mark and a deprecation (which linters read only as a paragraph) above it.
+		var fdoc []string
+		if d := strings.TrimSpace(p.Schema.Description); d != "" {
+			fdoc = strings.Split(d, "\n")
+		}
 		if p.Schema.GDPR != "" {
 			fdoc = append(fdoc, "", gdprText(p.Schema.GDPR))
 		}
-		fdoc = append(fdoc, deprecated(p.Schema.Deprecation)...)
+		fdoc = trimBlank(append(fdoc, deprecated(p.Schema.Deprecation)...))
 		st := comment(fdoc).Id(fname).Add(g.fieldType(p))
+		line := fieldConstraints(p)
 		if tagSafe(p.Name) {
 			tag := p.Name
 			if !p.Required {
 				tag += ",omitempty"
 			}
 			st.Tag(map[string]string{"json": tag})
+		} else {
+			line = strconv.Quote(p.Name) + ": " + line
 		}
+		st.Comment(strings.TrimRight(sanitize(line), " \t"))
 		fields = append(fields, st)
 	}
 	f.Add(comment(doc).Type().Id(name).Struct(fields...))
 	if m != nil {
-		f.Comment("schema returns the descriptor of " + name + " (Message.Encode uses it).")
-		f.Func().Params(jen.Op("*").Id(name)).Id("schema").Params().Op("*").Id("typeDesc").Block(jen.Return(desc.Clone()))
+		ids := gonames.MessageIdentsOf(name)
+		f.Comment("BabelQueueMessage describes " + name + " to the runtime (" + g.rtName("MessageData") + ").")
+		f.Func().Params(jen.Op("*").Id(name)).Id("BabelQueueMessage").Params().
+			Params(jen.Id("urn"), jen.Id("queue").String(), jen.Id("desc").Op("*").Add(g.bq("Desc"))).Block(
+			jen.Return(jen.Id(ids.URN), jen.Lit(m.Queue), desc.Clone()))
 	}
 	if withMethods {
 		g.commonMethods(f, name, desc)
@@ -345,9 +350,9 @@ func (g *gen) enumType(f *jen.File, name string, s *model.Schema, doc []string, 
 	var defs []jen.Code
 	for i, v := range s.Enum {
 		lit := enumLit(v)
-		defs = append(defs, comment([]string{consts[i] + " is " + lit + "."}).Id(consts[i]).Id(name).Op("=").Id(lit))
+		defs = append(defs, jen.Id(consts[i]).Id(name).Op("=").Id(lit))
 	}
-	f.Comment("The values of " + name + ".")
+	f.Comment("The values of " + name + ", one constant each.")
 	f.Const().Defs(defs...)
 	if withMethods {
 		g.commonMethods(f, name, desc)
@@ -368,6 +373,9 @@ func (g *gen) namedScalar(f *jen.File, name string, s *model.Schema, doc []strin
 // comment renders doc lines as // comments, each ending a line, ready to prefix a
 // declaration. Extra paragraphs are appended after a blank comment line.
 func comment(lines []string, extra ...string) *jen.Statement {
+	if len(lines)+len(extra) == 0 {
+		return jen.Null()
+	}
 	var text strings.Builder
 	for _, l := range append(append([]string(nil), lines...), extra...) {
 		text.WriteString(strings.TrimRight(sanitize(l), " \t"))
@@ -415,6 +423,14 @@ func sanitize(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// trimBlank drops a leading blank line from doc lines.
+func trimBlank(lines []string) []string {
+	if len(lines) > 0 && lines[0] == "" {
+		return lines[1:]
+	}
+	return lines
 }
 
 // para returns text as a paragraph (preceded by a blank line), or nothing.

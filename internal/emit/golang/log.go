@@ -9,7 +9,7 @@ import (
 // PII-safe logging (docs/generated-code.md, "Logging personal data"): every
 // descriptor of a schema marked x-gdpr-sensitive has the flag fGDPR, and the
 // declared types whose values can hold a sensitive value get LogValue and String,
-// one-liners over the runtime's logValueAny and stringAny (rt/log.go). Types without
+// one-liners over the runtime's bqrt.LogValue and bqrt.String (rt/bqrt/log.go). Types without
 // any sensitive value get neither: there is nothing to hide, and every method costs
 // build time in every package.
 
@@ -63,14 +63,12 @@ func (g *gen) logMethods(f *jen.File, name string, s *model.Schema, desc *jen.St
 	if !g.holdsPII(s) {
 		return
 	}
-	f.Comment("LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted")
-	f.Comment("(a string keeps its first character: \"Ñ***\"; any other value is \"***\"; null stays null).")
+	f.Comment("LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted.")
 	f.Func().Params(jen.Id("x").Id(name)).Id("LogValue").Params().Qual("log/slog", "Value").Block(
-		jen.Return(jen.Id("logValueAny").Call(jen.Op("&").Id("x"), desc.Clone())),
+		jen.Return(g.bq("LogValue").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)
-	f.Comment("String returns the compact JSON of x with every x-gdpr-sensitive value replaced by")
-	f.Comment("the JSON string of its redaction, as LogValue does; fmt's %v and %+v print it.")
+	f.Comment("String returns the JSON of x with every x-gdpr-sensitive value redacted, for fmt.")
 	f.Func().Params(jen.Id("x").Id(name)).Id("String").Params().String().Block(
-		jen.Return(jen.Id("stringAny").Call(jen.Op("&").Id("x"), desc.Clone())),
+		jen.Return(g.bq("String").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)
 }

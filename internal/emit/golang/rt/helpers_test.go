@@ -1,56 +1,65 @@
 package rt
 
-import "context"
+import (
+	"context"
+	"regexp"
 
-// The generic helpers the tests use, written the way the generated code calls
-// the runtime for one message type.
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
+)
+
+// The generic helpers the tests use: the internals of New, Publish, Decode and
+// Handle, with the URN and default queue given by the test.
 
 func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Message[T], error) {
 	m := &Message[T]{Data: data}
-	t, err := schemaOf(&m.Data)
+	t, err := describe(&m.Data)
 	if err != nil {
 		return nil, err
 	}
-	if err := initMessage(m, t, urn, defaultQueue, opts); err != nil {
+	if err := initMessage(m, &m.Data, urn, defaultQueue, t, opts); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 func publish[T any](ctx context.Context, p Publisher, m *Message[T]) (string, error) {
-	return publishMessage(ctx, p, m, nil)
+	return publishMessage(ctx, p, m, &m.Data)
 }
 
 func decodeMessage[T any](body []byte, urn string) (*Message[T], error) {
 	m := new(Message[T])
-	t, err := schemaOf(&m.Data)
+	t, err := describe(&m.Data)
 	if err != nil {
 		return nil, err
 	}
-	if err := decodeMessageInto(body, urn, m, t); err != nil {
+	if err := decodeInto(body, urn, m, &m.Data, t); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 func decodeData[T any](b []byte, dst *T) error {
-	t, err := schemaOf(dst)
+	t, err := describe(dst)
 	if err != nil {
 		return err
 	}
-	return unmarshalAny(b, dst, t)
+	return bqrt.Unmarshal(b, dst, t)
 }
 
 func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) error) {
-	r.register(urn, func(ctx context.Context, env *envelope) error {
+	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) error {
 		var m Message[T]
-		t, err := schemaOf(&m.Data)
+		t, err := describe(&m.Data)
 		if err != nil {
 			return err
 		}
-		if err := env.fill(&m, t); err != nil {
+		if err := fill(env, &m, &m.Data, t); err != nil {
 			return err
 		}
 		return fn(ctx, m)
 	})
 }
+
+var canonicalUUID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+func isCanonicalUUID(s string) bool { return canonicalUUID.MatchString(s) }

@@ -4,87 +4,57 @@ package rt
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"math"
+	"log/slog"
 	"reflect"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 )
 
+// The BabelQueue wire contract this package implements is published at
+// https://babelqueue.com/docs/spec/1.x/envelope/ ("the wire contract" below).
+
 // Errors returned by decoding, validation, encoding and dispatch. Test them
-// with errors.Is; DeadLetterReasonOf maps them onto dead-letter reasons
-// (CONTRACT §5).
+// with errors.Is; DeadLetterReasonOf maps them onto the wire contract's
+// dead-letter reasons.
 var (
 	// ErrInvalidData: the data block breaks its message schema (wrong type,
 	// missing required key, unknown key in a closed object, broken
 	// constraint). Always carried by a ValidationErrors. Dead-letter reason
 	// "poison".
-	ErrInvalidData = errors.New("babelqueue: invalid data")
+	ErrInvalidData = bqrt.ErrInvalidData
 	// ErrMalformedEnvelope: the body is not strict JSON (invalid UTF-8,
 	// unpaired surrogate, duplicate key, too deep, non-finite number) or
-	// breaks the envelope rules of CONTRACT §1, §2, §5 and §6 (no identity,
-	// blank trace_id, no data object, negative attempts, wrong types).
+	// breaks an envelope rule of the wire contract (no identity, blank
+	// trace_id, no data object, negative attempts, wrong types).
 	// Dead-letter reason "poison".
-	ErrMalformedEnvelope = errors.New("babelqueue: malformed envelope")
+	ErrMalformedEnvelope = bqrt.ErrMalformedEnvelope
 	// ErrUnknownURN: no handler (or not the expected message type) for the
 	// envelope's URN. Dead-letter reason "unknown_urn".
-	ErrUnknownURN = errors.New("babelqueue: unknown URN")
-	// ErrUnsupportedSchemaVersion: meta.schema_version is not 1 (CONTRACT
-	// §6, §8.1); the rest of the envelope is not read. Dead-letter reason
-	// "poison".
-	ErrUnsupportedSchemaVersion = errors.New("babelqueue: unsupported schema_version")
+	ErrUnknownURN = bqrt.ErrUnknownURN
+	// ErrUnsupportedSchemaVersion: meta.schema_version is not 1, the only
+	// envelope version of the wire contract; the rest of the envelope is not
+	// read. Dead-letter reason "poison".
+	ErrUnsupportedSchemaVersion = bqrt.ErrUnsupportedSchemaVersion
 )
 
 // ValidationError is one violation in a data block: Path is a JSON path
-// rooted at the data object ($, $.order_id, $.lines[0].sku, $["a b"]).
-type ValidationError struct {
-	Path    string
-	Message string
-}
-
-// Error returns "path: message"; it does not wrap ErrInvalidData (a
-// ValidationErrors does).
-func (e ValidationError) Error() string { return e.Path + ": " + e.Message }
+// rooted at the data object ($, $.order_id, $.lines[0].sku, $["a b"]), and
+// Message says what is wrong. Its Error method returns "path: message".
+type ValidationError = bqrt.ValidationError
 
 // ValidationErrors is every violation found in a data block, in document
-// (field) order. errors.Is(err, ErrInvalidData) holds for it.
-type ValidationErrors []ValidationError
+// (field) order. errors.Is(err, ErrInvalidData) holds for it; its Error
+// method joins the violations with "; " after ErrInvalidData's text.
+type ValidationErrors = bqrt.ValidationErrors
 
-// Error returns the violations joined by "; ", prefixed by ErrInvalidData's
-// text.
-func (e ValidationErrors) Error() string {
-	var b strings.Builder
-	b.WriteString(ErrInvalidData.Error())
-	for i, v := range e {
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString("; ")
-		}
-		b.WriteString(v.Error())
-	}
-	return b.String()
-}
-
-// Unwrap returns ErrInvalidData.
-func (e ValidationErrors) Unwrap() error { return ErrInvalidData }
-
-// errOrNil returns e as an error, or nil when it is empty (so that a nil
-// error is never a non-nil interface holding an empty slice).
-func (e ValidationErrors) errOrNil() error {
-	if len(e) == 0 {
-		return nil
-	}
-	return e
-}
-
-// Money is an amount of money (CONTRACT §3.4): Amount is an integer count of
-// minor units (cents for EUR), Currency an ISO 4217 code matching
-// ^[A-Z]{3}$. Validation keeps Amount within ±(2^53 − 1). On the wire:
-// {"amount":1299,"currency":"EUR"}.
+// Money is an amount of money: Amount is an integer count of minor units
+// (cents for EUR), Currency an ISO 4217 code matching ^[A-Z]{3}$ (the wire
+// contract's data rules: never a float). Validation keeps Amount within
+// ±(2^53 − 1). On the wire: {"amount":1299,"currency":"EUR"}.
 type Money struct {
 	// Amount in minor units.
 	Amount int64
@@ -92,8 +62,9 @@ type Money struct {
 	Currency string
 }
 
-// Timestamp is an instant in Unix epoch milliseconds, UTC (CONTRACT §3.6),
-// written as a JSON integer. Validation keeps |t| <= 8.64e15 ms.
+// Timestamp is an instant in Unix epoch milliseconds, UTC, written as a JSON
+// integer (the wire contract's unit of time). Validation keeps
+// |t| <= 8.64e15 ms.
 type Timestamp int64
 
 // TimestampOf returns t in Unix milliseconds (sub-millisecond precision is
@@ -108,8 +79,8 @@ func (t Timestamp) Time() time.Time { return time.UnixMilli(int64(t)).UTC() }
 func (t Timestamp) String() string { return t.Time().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // UUID is a UUID string in canonical lowercase 8-4-4-4-12 hex form, the form
-// of trace_id and meta.id (CONTRACT §1, §2). Decoding accepts any JSON string;
-// Validate rejects any other form with a ValidationError.
+// of trace_id and meta.id. Decoding accepts any JSON string; Validate rejects
+// any other form with a ValidationError.
 type UUID string
 
 // Nullable is a field value that may be JSON null: Valid is false for null,
@@ -129,11 +100,10 @@ func Ptr[T any](v T) *T { return &v }
 
 // NewUUID returns a random (version 4) UUID in canonical lowercase form, from
 // crypto/rand, e.g. for an id field of type uuid.
-func NewUUID() UUID { return UUID(newUUIDv4()) }
+func NewUUID() UUID { return UUID(bqrt.NewUUID()) }
 
-// Meta is the envelope's meta block (CONTRACT §2), immutable after
-// production. On decoding, absent id, queue and lang are "" and an absent
-// created_at is 0.
+// Meta is the envelope's meta block, immutable after production. On
+// decoding, absent id, queue and lang are "" and an absent created_at is 0.
 type Meta struct {
 	// ID is unique per message (a UUID), distinct from the trace id.
 	ID string
@@ -147,10 +117,10 @@ type Meta struct {
 	CreatedAt Timestamp
 }
 
-// DeadLetterReason says why a message was dead-lettered (CONTRACT §5).
+// DeadLetterReason says why a message was dead-lettered.
 type DeadLetterReason string
 
-// The dead-letter reasons of CONTRACT §5.
+// The dead-letter reasons of the wire contract.
 const (
 	// ReasonFailed: the handler failed (retries exhausted).
 	ReasonFailed DeadLetterReason = "failed"
@@ -161,9 +131,9 @@ const (
 	ReasonPoison DeadLetterReason = "poison"
 )
 
-// DeadLetter is the optional dead_letter block (CONTRACT §5), present only on
-// messages sitting on a dead-letter queue. Error and Exception are nil for
-// JSON null; Lang "" is omitted on encoding.
+// DeadLetter is the optional dead_letter block, present only on messages
+// sitting on a dead-letter queue. Error and Exception are nil for JSON null;
+// Lang "" is omitted on encoding.
 type DeadLetter struct {
 	// Reason is failed, unknown_urn or poison.
 	Reason DeadLetterReason
@@ -181,7 +151,8 @@ type DeadLetter struct {
 	Lang string
 }
 
-// Message is one BabelQueue envelope (CONTRACT §1) carrying the typed data T.
+// Message is one BabelQueue envelope carrying the typed data T, a data type
+// of one of the generated context packages.
 type Message[T any] struct {
 	// URN is the message identity, written as "job".
 	URN string
@@ -198,9 +169,78 @@ type Message[T any] struct {
 	DeadLetter *DeadLetter
 }
 
+// MessageData is the constraint of the generic helpers New, Publish, Decode
+// and Handle: P is *T, where T is the data type of a generated message (the
+// struct of one URN in a context package). Only generated types satisfy it.
+type MessageData[T any] interface {
+	*T
+	messageData
+}
+
+// messageData is implemented by a pointer to every generated message data type.
+type messageData interface {
+	// BabelQueueMessage returns the URN, the default queue and the descriptor
+	// of the data type. Generated; not meant to be called.
+	BabelQueueMessage() (urn, queue string, desc *bqrt.Desc)
+}
+
+// New validates data and builds its message: the URN of T, a fresh trace id
+// (or the one of WithTraceID), T's default queue unless WithQueue says
+// otherwise, meta.lang "go", schema_version 1, created_at now in Unix
+// milliseconds, attempts 0. The generated New… function of each message
+// calls it. Errors: the data's ValidationErrors (ErrInvalidData), or
+// ErrMalformedEnvelope for a blank trace id, no queue, or an id from
+// WithIDSource that is empty or equals the trace id.
+func New[T any, P MessageData[T]](data T, opts ...Option) (*Message[T], error) {
+	m := &Message[T]{Data: data}
+	urn, queue, t := P(&m.Data).BabelQueueMessage()
+	if err := initMessage(m, &m.Data, urn, queue, t, opts); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Publish builds the message of data with New and sends its envelope with p
+// to its queue. It returns the message id (meta.id), or "" and New's error,
+// Encode's error, or p's error wrapped with the URN and queue.
+func Publish[T any, P MessageData[T]](ctx context.Context, p Publisher, data T, opts ...Option) (string, error) {
+	m, err := New[T, P](data, opts...)
+	if err != nil {
+		return "", err
+	}
+	return publishMessage(ctx, p, m, &m.Data)
+}
+
+// Decode decodes an envelope of T's URN strictly and validates its data.
+// Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN
+// (another URN), or the data's ValidationErrors (ErrInvalidData).
+func Decode[T any, P MessageData[T]](body []byte) (*Message[T], error) {
+	m := new(Message[T])
+	urn, _, t := P(&m.Data).BabelQueueMessage()
+	if err := decodeInto(body, urn, m, &m.Data, t); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Handle routes the messages of T's URN to h, replacing any earlier handler
+// of that URN. The generated Handle… function of each message calls it.
+// Router.Dispatch decodes and validates the data before h is called, and
+// returns h's error wrapped as "<urn>: <err>".
+func Handle[T any, P MessageData[T]](r *Router, h func(context.Context, Message[T]) error) {
+	urn, _, t := P(nil).BabelQueueMessage()
+	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) error {
+		var m Message[T]
+		if err := fill(env, &m, &m.Data, t); err != nil {
+			return err
+		}
+		return h(ctx, m)
+	})
+}
+
 // msgRefs points at the fields of a Message[T], so that the non-generic code
 // below does the work once for every message type (generic code is compiled
-// once per message type: the generated package keeps it to Encode).
+// once per message type: the generic helpers above are one call each).
 type msgRefs struct {
 	urn, traceID *string
 	data         reflect.Value // the Data field (settable)
@@ -222,408 +262,139 @@ func refsOf(m any) msgRefs {
 	}
 }
 
-// schemaOf returns the descriptor of the generated type behind the pointer p.
-func schemaOf(p any) (*typeDesc, error) {
-	d, ok := p.(described)
+// header returns the envelope fields of m as the codec takes them.
+func (m msgRefs) header() bqrt.Header {
+	h := bqrt.Header{URN: *m.urn, TraceID: *m.traceID, Attempts: *m.attempts,
+		Meta: bqrt.Meta{ID: m.meta.ID, Queue: m.meta.Queue, Lang: m.meta.Lang, SchemaVersion: m.meta.SchemaVersion, CreatedAt: int64(m.meta.CreatedAt)}}
+	if dl := *m.deadLetter; dl != nil {
+		h.DeadLetter = &bqrt.DeadLetter{Reason: string(dl.Reason), Error: dl.Error, Exception: dl.Exception, FailedAt: int64(dl.FailedAt),
+			OriginalQueue: dl.OriginalQueue, Attempts: dl.Attempts, Lang: dl.Lang}
+	}
+	return h
+}
+
+// setHeader stores the envelope fields h in m.
+func (m msgRefs) setHeader(h *bqrt.Header) {
+	*m.urn, *m.traceID, *m.attempts = h.URN, h.TraceID, h.Attempts
+	*m.meta = Meta{ID: h.Meta.ID, Queue: h.Meta.Queue, Lang: h.Meta.Lang, SchemaVersion: h.Meta.SchemaVersion, CreatedAt: Timestamp(h.Meta.CreatedAt)}
+	*m.deadLetter = nil
+	if dl := h.DeadLetter; dl != nil {
+		*m.deadLetter = &DeadLetter{Reason: DeadLetterReason(dl.Reason), Error: dl.Error, Exception: dl.Exception, FailedAt: Timestamp(dl.FailedAt),
+			OriginalQueue: dl.OriginalQueue, Attempts: dl.Attempts, Lang: dl.Lang}
+	}
+}
+
+// describe returns the descriptor of the generated data type behind the
+// pointer p.
+func describe(p any) (*bqrt.Desc, error) {
+	d, ok := p.(messageData)
 	if !ok {
 		return nil, fmt.Errorf("babelqueue: %T is not a generated message type", p)
 	}
-	return d.schema(), nil
+	_, _, t := d.BabelQueueMessage()
+	return t, nil
 }
 
-func malformed(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrMalformedEnvelope}, args...)...)
-}
-
-// Encode validates Data and returns the canonical envelope bytes (CONTRACT
-// §1): compact JSON, no HTML escaping, no trailing newline, keys in the order
-// job, trace_id, data, meta{id, queue, lang, schema_version, created_at},
+// Encode validates Data and returns the canonical envelope bytes: compact
+// JSON, no HTML escaping, no trailing newline, keys in the order job,
+// trace_id, data, meta{id, queue, lang, schema_version, created_at},
 // attempts, then dead_letter{reason, error, exception, failed_at,
 // original_queue, attempts, lang} when DeadLetter is non-nil.
 //
 // Errors: the data's ValidationErrors (ErrInvalidData); ErrMalformedEnvelope
-// when a consumer would reject the envelope (CONTRACT §6: empty URN, blank
-// trace id; negative attempts); ErrUnsupportedSchemaVersion when
-// Meta.SchemaVersion is not 1.
-func (m *Message[T]) Encode() ([]byte, error) { return encodeMessage(m, nil) }
+// when a consumer would reject the envelope (empty URN, blank trace id;
+// negative attempts); ErrUnsupportedSchemaVersion when Meta.SchemaVersion is
+// not 1; an error when T is not a generated message type.
+func (m *Message[T]) Encode() ([]byte, error) { return encodeMessage(m, &m.Data) }
 
-// encodeMessage is Message[T].Encode for the *Message[T] msg; t describes T
-// (nil: ask T's schema method).
-func encodeMessage(msg any, t *typeDesc) ([]byte, error) {
-	m := refsOf(msg)
-	data := m.data
-	if t == nil {
-		var err error
-		if t, err = schemaOf(data.Addr().Interface()); err != nil {
-			return nil, err
-		}
-	}
-	if err := validateWith(t, data); err != nil {
+// encodeMessage is Message[T].Encode for the *Message[T] msg whose Data field
+// is at data.
+func encodeMessage(msg, data any) ([]byte, error) {
+	t, err := describe(data)
+	if err != nil {
 		return nil, err
 	}
-	urn, traceID, attempts, dl := *m.urn, *m.traceID, *m.attempts, *m.deadLetter
+	h := refsOf(msg).header()
+	return bqrt.Encode(&h, data, t)
+}
+
+// LogValue implements slog.LogValuer: a group of the envelope's fields under
+// their JSON keys (job, trace_id, data, meta{id, queue, lang, schema_version,
+// created_at}, attempts and, when present, dead_letter{…}), the data rendered
+// with every x-gdpr-sensitive value redacted (a string keeps its first
+// character: "Ñ***"; any other value is "***"; null stays null).
+func (m Message[T]) LogValue() slog.Value { return messageLogValue(&m, &m.Data) }
+
+// messageLogValue is Message[T].LogValue for the *Message[T] msg whose Data
+// field is at data.
+func messageLogValue(msg, data any) slog.Value {
+	m := refsOf(msg)
+	var dv slog.Value
+	if t, err := describe(data); err == nil {
+		dv = bqrt.LogValue(data, t)
+	} else {
+		dv = slog.AnyValue(m.data.Interface()) // not a generated type: nothing is marked
+	}
 	meta := m.meta
-	switch {
-	case urn == "":
-		return nil, malformed("empty URN")
-	case strings.TrimSpace(traceID) == "":
-		return nil, malformed("blank trace_id")
-	case meta.SchemaVersion != 1:
-		return nil, fmt.Errorf("%w: %d", ErrUnsupportedSchemaVersion, meta.SchemaVersion)
-	case attempts < 0:
-		return nil, malformed("negative attempts %d", attempts)
-	case dl != nil && dl.Attempts < 0:
-		return nil, malformed("negative dead_letter.attempts %d", dl.Attempts)
+	attrs := []slog.Attr{
+		slog.String("job", *m.urn),
+		slog.String("trace_id", *m.traceID),
+		{Key: "data", Value: dv},
+		slog.Group("meta", slog.String("id", meta.ID), slog.String("queue", meta.Queue), slog.String("lang", meta.Lang),
+			slog.Int("schema_version", meta.SchemaVersion), slog.Int64("created_at", int64(meta.CreatedAt))),
+		slog.Int("attempts", *m.attempts),
 	}
-	b := make([]byte, 0, 512)
-	b = append(b, `{"job":`...)
-	b = appendString(b, urn)
-	b = append(b, `,"trace_id":`...)
-	b = appendString(b, traceID)
-	b = append(b, `,"data":`...)
-	b = encodeValue(b, t, data)
-	b = append(b, `,"meta":{"id":`...)
-	b = appendString(b, meta.ID)
-	b = append(b, `,"queue":`...)
-	b = appendString(b, meta.Queue)
-	b = append(b, `,"lang":`...)
-	b = appendString(b, meta.Lang)
-	b = append(b, `,"schema_version":`...)
-	b = appendInt(b, int64(meta.SchemaVersion))
-	b = append(b, `,"created_at":`...)
-	b = appendTimestamp(b, meta.CreatedAt)
-	b = append(b, `},"attempts":`...)
-	b = appendInt(b, int64(attempts))
-	if dl != nil {
-		b = append(b, `,"dead_letter":{"reason":`...)
-		b = appendString(b, string(dl.Reason))
-		b = append(b, `,"error":`...)
-		b = appendOptString(b, dl.Error)
-		b = append(b, `,"exception":`...)
-		b = appendOptString(b, dl.Exception)
-		b = append(b, `,"failed_at":`...)
-		b = appendTimestamp(b, dl.FailedAt)
-		b = append(b, `,"original_queue":`...)
-		b = appendString(b, dl.OriginalQueue)
-		b = append(b, `,"attempts":`...)
-		b = appendInt(b, int64(dl.Attempts))
+	if dl := *m.deadLetter; dl != nil {
+		dla := []slog.Attr{
+			slog.String("reason", string(dl.Reason)),
+			{Key: "error", Value: optStringValue(dl.Error)},
+			{Key: "exception", Value: optStringValue(dl.Exception)},
+			slog.Int64("failed_at", int64(dl.FailedAt)),
+			slog.String("original_queue", dl.OriginalQueue),
+			slog.Int("attempts", dl.Attempts),
+		}
 		if dl.Lang != "" {
-			b = append(b, `,"lang":`...)
-			b = appendString(b, dl.Lang)
+			dla = append(dla, slog.String("lang", dl.Lang))
 		}
-		b = append(b, '}')
+		attrs = append(attrs, slog.Attr{Key: "dead_letter", Value: slog.GroupValue(dla...)})
 	}
-	return append(b, '}'), nil
+	return slog.GroupValue(attrs...)
 }
 
-func appendOptString(b []byte, s *string) []byte {
+func optStringValue(s *string) slog.Value {
 	if s == nil {
-		return append(b, "null"...)
+		return slog.AnyValue(nil)
 	}
-	return appendString(b, *s)
+	return slog.StringValue(*s)
 }
 
-// ---- decoding the envelope ----
-
-// envelope is a parsed and checked envelope whose data is not yet decoded (the
-// data value starts at byte p.dataAt of p.src), or, for Router.Dispatch's one-pass
-// path, a body not parsed yet (lazy); fill then decodes data with the descriptor
-// of the handler's message type (see "the consume path without a tree" in
-// stream.go).
-type envelope struct {
-	urn        string
-	traceID    string
-	data       *jsonValue // only its kind
-	meta       Meta
-	attempts   int
-	deadLetter *DeadLetter
-	p          parser
-
-	// lazy: body is parsed by fill, data decoded in the same pass.
-	lazy bool
-	body []byte
-	// fatal is the error fill found in the body itself (syntax, envelope rule):
-	// Dispatch returns it as it is, not as a handler error.
-	fatal error
-
-	sink dataSink
-	// Inline buffers for the parser and the decoder, so that one (pooled) object
-	// holds a typical envelope: its shallow tree, the key stack, the data path.
-	nodeBuf   [10]jsonValue
-	memberBuf [12]jsonMember
-	stackBuf  [16]jsonMember
-	pathBuf   [16]pathElem
-}
-
-// envelopes recycles Router.Dispatch's envelopes: nothing refers to one once the
-// handler has returned (the message holds copies, and strings of the body copy).
-var envelopes = sync.Pool{New: func() any { return new(envelope) }}
-
-// getEnvelope returns an empty envelope from the pool.
-func getEnvelope() *envelope { return envelopes.Get().(*envelope) }
-
-// release empties env and returns it to the pool.
-func (env *envelope) release() {
-	*env = envelope{}
-	envelopes.Put(env)
-}
-
-func member(obj []jsonMember, key string) *jsonValue {
-	for _, m := range obj {
-		if m.key == key {
-			return m.val
-		}
+// fill decodes and validates the data of env into data (the Data field of
+// the *Message[T] msg, described by t) and stores the rest of the envelope
+// in msg.
+func fill(env *bqrt.Envelope, msg, data any, t *bqrt.Desc) error {
+	if err := env.Fill(data, t); err != nil {
+		return err
 	}
+	refsOf(msg).setHeader(env.Header())
 	return nil
 }
 
-// envInt reads an integer envelope field (exact, within int); what names it
-// in errors.
-func envInt(v *jsonValue, what string) (int64, error) {
-	if v.kind != jsonNumber {
-		return 0, malformed("%s must be an integer, got %s", what, v.kind)
-	}
-	n, verdict := exactInt64(v.str)
-	switch verdict {
-	case intNotInteger:
-		return 0, malformed("%s must be an integer, got %s", what, abbreviate(v.str))
-	case intOutOfRange:
-		return 0, malformed("%s %s out of range", what, abbreviate(v.str))
-	}
-	return n, nil
-}
-
-func envCount(v *jsonValue, what string) (int, error) {
-	n, err := envInt(v, what)
-	if err != nil {
-		return 0, err
-	}
-	if n < 0 || n > math.MaxInt {
-		return 0, malformed("%s must be >= 0, got %d", what, n)
-	}
-	return int(n), nil
-}
-
-func envString(v *jsonValue, what string) (string, error) {
-	if v.kind != jsonString {
-		return "", malformed("%s must be a string, got %s", what, v.kind)
-	}
-	return v.str, nil
-}
-
-// decode parses body into env and checks the envelope rules (CONTRACT §1, §2,
-// §5, §6); unknown keys are tolerated at every level. A syntax error anywhere in
-// the body, data included, comes first; data is decoded only into env.p.sink, if
-// set.
-func (env *envelope) decode(body []byte) error {
-	root, err := env.parse(body)
-	if err != nil {
+// decodeInto decodes an envelope of urn into the *Message[T] msg whose Data
+// field, described by t, is at data.
+func decodeInto(body []byte, urn string, msg, data any, t *bqrt.Desc) error {
+	var h bqrt.Header
+	if err := bqrt.Decode(body, urn, data, t, &h); err != nil {
 		return err
 	}
-	return env.check(root)
-}
-
-// check applies the envelope rules to the shallow tree root of a parsed body.
-func (env *envelope) check(root *jsonValue) error {
-	var err error
-	if root.kind != jsonObject {
-		return malformed("body must be a JSON object, got %s", root.kind)
-	}
-
-	// meta and schema_version first: an unsupported version is not parsed
-	// any further (CONTRACT §6).
-	mv := member(root.obj, "meta")
-	if mv == nil {
-		return malformed("missing meta")
-	}
-	if mv.kind != jsonObject {
-		return malformed("meta must be an object, got %s", mv.kind)
-	}
-	sv := member(mv.obj, "schema_version")
-	if sv == nil {
-		return malformed("missing meta.schema_version")
-	}
-	if sv.kind != jsonNumber {
-		return malformed("meta.schema_version must be an integer, got %s", sv.kind)
-	}
-	switch n, verdict := exactInt64(sv.str); {
-	case verdict == intNotInteger:
-		return malformed("meta.schema_version must be an integer, got %s", abbreviate(sv.str))
-	case verdict == intOutOfRange || n != 1:
-		return fmt.Errorf("%w: %s (supported: 1)", ErrUnsupportedSchemaVersion, abbreviate(sv.str))
-	}
-	env.meta.SchemaVersion = 1
-	for _, f := range [...]struct {
-		key, what string
-		dst       *string
-	}{{"id", "meta.id", &env.meta.ID}, {"queue", "meta.queue", &env.meta.Queue}, {"lang", "meta.lang", &env.meta.Lang}} {
-		if v := member(mv.obj, f.key); v != nil {
-			if *f.dst, err = envString(v, f.what); err != nil {
-				return err
-			}
-		}
-	}
-	if v := member(mv.obj, "created_at"); v != nil {
-		n, err := envInt(v, "meta.created_at")
-		if err != nil {
-			return err
-		}
-		env.meta.CreatedAt = Timestamp(n)
-	}
-
-	// identity: job, else the inbound alias urn (CONTRACT §1).
-	idKey := "job"
-	iv := member(root.obj, "job")
-	if iv == nil {
-		idKey = "urn"
-		iv = member(root.obj, "urn")
-	}
-	if iv == nil {
-		return malformed("no identity: neither job nor urn")
-	}
-	if env.urn, err = envString(iv, idKey); err != nil {
-		return err
-	}
-	if env.urn == "" {
-		return malformed("%s is empty", idKey)
-	}
-
-	tv := member(root.obj, "trace_id")
-	if tv == nil {
-		return malformed("missing trace_id")
-	}
-	if env.traceID, err = envString(tv, "trace_id"); err != nil {
-		return err
-	}
-	if strings.TrimSpace(env.traceID) == "" {
-		return malformed("blank trace_id")
-	}
-
-	env.data = member(root.obj, "data")
-	if env.data == nil {
-		return malformed("missing data")
-	}
-	if env.data.kind != jsonObject {
-		return malformed("data must be an object, got %s", env.data.kind)
-	}
-
-	if v := member(root.obj, "attempts"); v != nil {
-		if env.attempts, err = envCount(v, "attempts"); err != nil {
-			return err
-		}
-	}
-
-	if v := member(root.obj, "dead_letter"); v != nil {
-		if env.deadLetter, err = decodeDeadLetter(v); err != nil {
-			return err
-		}
-	}
+	refsOf(msg).setHeader(&h)
 	return nil
-}
-
-// decodeDeadLetter reads the dead_letter block (CONTRACT §5): reason,
-// failed_at, original_queue and attempts required; error and exception
-// string or null; lang optional.
-func decodeDeadLetter(v *jsonValue) (*DeadLetter, error) {
-	if v.kind != jsonObject {
-		return nil, malformed("dead_letter must be an object, got %s", v.kind)
-	}
-	dl := &DeadLetter{}
-	var err error
-	for _, key := range []string{"reason", "failed_at", "original_queue", "attempts"} {
-		if member(v.obj, key) == nil {
-			return nil, malformed("missing dead_letter.%s", key)
-		}
-	}
-	reason, err := envString(member(v.obj, "reason"), "dead_letter.reason")
-	if err != nil {
-		return nil, err
-	}
-	dl.Reason = DeadLetterReason(reason)
-	for _, f := range []struct {
-		key string
-		dst **string
-	}{{"error", &dl.Error}, {"exception", &dl.Exception}} {
-		if fv := member(v.obj, f.key); fv != nil && fv.kind != jsonNull {
-			s, err := envString(fv, "dead_letter."+f.key)
-			if err != nil {
-				return nil, err
-			}
-			*f.dst = &s
-		}
-	}
-	n, err := envInt(member(v.obj, "failed_at"), "dead_letter.failed_at")
-	if err != nil {
-		return nil, err
-	}
-	dl.FailedAt = Timestamp(n)
-	if dl.OriginalQueue, err = envString(member(v.obj, "original_queue"), "dead_letter.original_queue"); err != nil {
-		return nil, err
-	}
-	if dl.Attempts, err = envCount(member(v.obj, "attempts"), "dead_letter.attempts"); err != nil {
-		return nil, err
-	}
-	if lv := member(v.obj, "lang"); lv != nil {
-		if dl.Lang, err = envString(lv, "dead_letter.lang"); err != nil {
-			return nil, err
-		}
-	}
-	return dl, nil
-}
-
-// fill stores the checked envelope in the *Message[T] msg and decodes and
-// validates its data (described by t); the error is a ValidationErrors
-// (ErrInvalidData), or, recorded in env.fatal as well, ErrMalformedEnvelope or
-// ErrUnsupportedSchemaVersion when the body is not strict JSON or (lazy) breaks an
-// envelope rule.
-func (env *envelope) fill(msg any, t *typeDesc) error {
-	m := refsOf(msg)
-	if env.lazy {
-		env.sink = dataSink{t: t, v: m.data}
-		env.sink.d.path = env.pathBuf[:0]
-		env.p.sink = &env.sink
-		root, err := env.parse(env.body)
-		if err == nil {
-			err = env.check(root)
-		}
-		if err != nil {
-			env.fatal = err
-			return err
-		}
-	}
-	*m.urn, *m.traceID, *m.meta, *m.attempts, *m.deadLetter = env.urn, env.traceID, env.meta, env.attempts, env.deadLetter
-	if env.sink.done {
-		return env.sink.finish()
-	}
-	err := decodeStreamAt(&env.p, env.p.dataAt, 1, false, t, m.data)
-	if _, ok := err.(*syntaxError); ok {
-		env.fatal = err
-	}
-	return err
-}
-
-// decodeMessageInto decodes an envelope whose URN must be urn into the
-// *Message[T] msg (t describes T). Errors: ErrMalformedEnvelope,
-// ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN), or the data's
-// ValidationErrors (ErrInvalidData).
-func decodeMessageInto(body []byte, urn string, msg any, t *typeDesc) error {
-	env := &envelope{}
-	env.sink = dataSink{t: t, v: refsOf(msg).data}
-	env.p.sink = &env.sink
-	if err := env.decode(body); err != nil {
-		return err
-	}
-	if env.urn != urn {
-		return fmt.Errorf("%w: got %q, want %q", ErrUnknownURN, env.urn, urn)
-	}
-	return env.fill(msg, t)
 }
 
 // ---- producing ----
 
-// Publisher sends an encoded envelope (CONTRACT §1) to a queue. It is the
-// method the BabelQueue Go SDK's transports have, so they plug in without
-// glue. An error it returns is passed back wrapped with the URN and queue.
+// Publisher sends an encoded envelope to a queue. It is the method the
+// BabelQueue Go SDK's transports have, so they plug in without glue. An
+// error it returns is passed back wrapped with the URN and queue.
 type Publisher interface {
 	// Publish sends body (a complete envelope) to queue.
 	Publish(ctx context.Context, queue, body string) error
@@ -636,15 +407,14 @@ type options struct {
 	newID   func() string
 }
 
-// Option configures a message built by a generated New…/Publish… helper
-// (queue, trace continuation, and for tests clock and id source).
+// Option configures a message built by New, Publish or a generated New…
+// function (queue, trace continuation, and for tests clock and id source).
 type Option func(*options)
 
-// WithQueue sets meta.queue (CONTRACT §2); "" keeps the message's default
-// queue.
+// WithQueue sets meta.queue; "" keeps the message's default queue.
 func WithQueue(q string) Option { return func(o *options) { o.queue = q } }
 
-// WithTraceID continues the trace id (CONTRACT §1: minted once, copied on
+// WithTraceID continues the trace id (minted once, then copied unchanged on
 // every hop); "" mints a new random UUID v4.
 func WithTraceID(id string) Option { return func(o *options) { o.traceID = id } }
 
@@ -653,34 +423,16 @@ func WithTraceID(id string) Option { return func(o *options) { o.traceID = id } 
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
 // WithIDSource sets the generator of meta.id; nil means a random UUID v4. The
-// id must be non-empty and differ from the trace id (CONTRACT §2). Meant for
-// tests.
+// id must be non-empty and differ from the trace id. Meant for tests.
 func WithIDSource(newID func() string) Option { return func(o *options) { o.newID = newID } }
 
-// newUUIDv4 returns a random (version 4) UUID in canonical lowercase form.
-func newUUIDv4() string {
-	var u [16]byte
-	_, _ = rand.Read(u[:]) // never fails (crypto/rand, Go 1.24+)
-	u[6] = u[6]&0x0f | 0x40
-	u[8] = u[8]&0x3f | 0x80
-	b := make([]byte, 0, 36)
-	for i, c := range u {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			b = append(b, '-')
-		}
-		b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
-	}
-	return string(b)
-}
-
-// initMessage validates the data of the *Message[T] msg (described by t) and
-// fills in the rest for urn (CONTRACT §1, §2): trace id from WithTraceID or a
-// fresh UUID v4, meta.id from WithIDSource or a fresh UUID v4 distinct from
-// the trace id, queue from WithQueue or defaultQueue, lang "go",
+// initMessage validates the data of the *Message[T] msg (its Data field,
+// described by t, is at data) and fills in the rest for urn: trace id from WithTraceID or a fresh UUID v4,
+// meta.id from WithIDSource or a fresh UUID v4 distinct from the trace id,
+// queue from WithQueue or defaultQueue, lang "go",
 // schema_version 1, created_at now in Unix ms, attempts 0.
-func initMessage(msg any, t *typeDesc, urn, defaultQueue string, opts []Option) error {
-	m := refsOf(msg)
-	if err := validateWith(t, m.data); err != nil {
+func initMessage(msg, data any, urn, defaultQueue string, t *bqrt.Desc, opts []Option) error {
+	if err := bqrt.Validate(data, t); err != nil {
 		return err
 	}
 	o := options{queue: defaultQueue}
@@ -693,38 +445,39 @@ func initMessage(msg any, t *typeDesc, urn, defaultQueue string, opts []Option) 
 		o.queue = defaultQueue
 	}
 	if o.queue == "" {
-		return malformed("%s: no queue (use WithQueue)", urn)
+		return bqrt.Malformed("%s: no queue (use WithQueue)", urn)
 	}
 	trace := o.traceID
 	if trace == "" {
-		trace = newUUIDv4()
+		trace = bqrt.NewUUID()
 	} else if strings.TrimSpace(trace) == "" {
-		return malformed("blank trace id")
+		return bqrt.Malformed("blank trace id")
 	}
 	var id string
 	if o.newID != nil {
 		id = o.newID()
 		if id == "" || id == trace {
-			return malformed("meta.id %q must be non-empty and differ from the trace id", id)
+			return bqrt.Malformed("meta.id %q must be non-empty and differ from the trace id", id)
 		}
 	} else {
-		for id = newUUIDv4(); id == trace; id = newUUIDv4() {
+		for id = bqrt.NewUUID(); id == trace; id = bqrt.NewUUID() {
 		}
 	}
 	now := time.Now
 	if o.now != nil {
 		now = o.now
 	}
+	m := refsOf(msg)
 	*m.urn, *m.traceID = urn, trace
 	*m.meta = Meta{ID: id, Queue: o.queue, Lang: "go", SchemaVersion: 1, CreatedAt: TimestampOf(now())}
 	return nil
 }
 
-// publishMessage encodes the *Message[T] msg (t describes T) and sends it
-// with p to its meta.queue; it returns meta.id, or "" and the Encode or
-// Publish error.
-func publishMessage(ctx context.Context, p Publisher, msg any, t *typeDesc) (string, error) {
-	body, err := encodeMessage(msg, t)
+// publishMessage encodes the *Message[T] msg (its Data field is at data) and
+// sends it with p to its meta.queue; it returns meta.id, or "" and the Encode
+// or Publish error.
+func publishMessage(ctx context.Context, p Publisher, msg, data any) (string, error) {
+	body, err := encodeMessage(msg, data)
 	if err != nil {
 		return "", err
 	}
@@ -740,15 +493,13 @@ func publishMessage(ctx context.Context, p Publisher, msg any, t *typeDesc) (str
 
 // ---- consuming ----
 
-// Router dispatches envelopes to typed handlers by URN (CONTRACT §6 consumer
-// rules). Register handlers with the generated Handle… methods (a later
-// registration for a URN replaces the earlier one); Dispatch is safe for
-// concurrent use. The zero value is usable, with the default body size limit
-// (DefaultMaxBodySize).
+// Router dispatches envelopes to typed handlers by URN, following the wire
+// contract's consumer rules. Register handlers with Handle or the generated
+// Handle… functions of the context packages (a later registration for a URN
+// replaces the earlier one); Dispatch is safe for concurrent use. The zero
+// value is usable, with the default body size limit (DefaultMaxBodySize).
 type Router struct {
-	mu       sync.RWMutex
-	handlers map[string]func(context.Context, *envelope) error
-	maxBody  int // 0: DefaultMaxBodySize; < 0: no limit
+	r bqrt.Router
 }
 
 // DefaultMaxBodySize is the largest body, in bytes, a Router dispatches unless
@@ -756,7 +507,7 @@ type Router struct {
 // carries and well above what one business event needs. A larger body is
 // rejected before it is parsed, as ErrMalformedEnvelope (dead-letter reason
 // "poison").
-const DefaultMaxBodySize = 1 << 20
+const DefaultMaxBodySize = bqrt.DefaultMaxBodySize
 
 // RouterOption configures a Router built by NewRouter.
 type RouterOption func(*Router)
@@ -766,19 +517,14 @@ type RouterOption func(*Router)
 // with ErrMalformedEnvelope before it is parsed, so that a hostile producer
 // cannot make a consumer parse an arbitrarily large document.
 func WithMaxBodySize(n int) RouterOption {
-	return func(r *Router) {
-		if n <= 0 {
-			n = -1
-		}
-		r.maxBody = n
-	}
+	return func(r *Router) { r.r.SetMaxBodySize(n) }
 }
 
 // NewRouter returns a Router with no handlers: until one is registered,
 // Dispatch returns ErrUnknownURN for every well-formed envelope. Options
 // (WithMaxBodySize) apply in order; nil options are ignored.
 func NewRouter(opts ...RouterOption) *Router {
-	r := &Router{handlers: make(map[string]func(context.Context, *envelope) error)}
+	r := &Router{}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(r)
@@ -787,101 +533,17 @@ func NewRouter(opts ...RouterOption) *Router {
 	return r
 }
 
-// register makes h the handler of urn, replacing any earlier one. h decodes
-// the envelope into its message type (envelope.fill) and calls the typed
-// handler; Dispatch wraps its errors with the URN.
-func (r *Router) register(urn string, h func(context.Context, *envelope) error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.handlers == nil {
-		r.handlers = make(map[string]func(context.Context, *envelope) error)
-	}
-	r.handlers[urn] = h
-}
+// Dispatch decodes body, checks the envelope, decodes and validates the
+// data, and calls the handler registered for its URN. Errors, classified by
+// DeadLetterReasonOf: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion,
+// ErrUnknownURN (no handler; the message names the URN), a ValidationErrors
+// wrapped with the URN (ErrInvalidData), or the handler's own error wrapped
+// as "<urn>: <err>". A body over the Router's size limit
+// (DefaultMaxBodySize, WithMaxBodySize) is ErrMalformedEnvelope.
+func (r *Router) Dispatch(ctx context.Context, body []byte) error { return r.r.Dispatch(ctx, body) }
 
-// Dispatch decodes body, checks the envelope (CONTRACT §1, §2, §6), decodes
-// and validates the data, and calls the handler registered for its URN.
-// Errors, classified by DeadLetterReasonOf: ErrMalformedEnvelope,
-// ErrUnsupportedSchemaVersion, ErrUnknownURN (no handler; the message names
-// the URN), a ValidationErrors wrapped with the URN (ErrInvalidData), or the
-// handler's own error wrapped as "<urn>: <err>". A body over the Router's size
-// limit (DefaultMaxBodySize, WithMaxBodySize) is ErrMalformedEnvelope.
-func (r *Router) Dispatch(ctx context.Context, body []byte) error {
-	if limit := r.maxBody; limit >= 0 {
-		if limit == 0 {
-			limit = DefaultMaxBodySize
-		}
-		if len(body) > limit {
-			return malformed("body of %d bytes is over the limit of %d bytes (WithMaxBodySize)", len(body), limit)
-		}
-	}
-	// One pass when job comes first, as producers write it: the handler of that
-	// URN parses the body in fill, decoding data with its descriptor on the way.
-	// fill rejects the body exactly as envelope.decode would (env.fatal); a body
-	// that passes it has that job as its identity.
-	if urn, ok := leadingJob(body); ok {
-		r.mu.RLock()
-		h := r.handlers[string(urn)]
-		r.mu.RUnlock()
-		if h != nil {
-			env := getEnvelope()
-			env.lazy, env.body = true, body
-			err := env.dispatch(ctx, h)
-			env.release()
-			return err
-		}
-	}
-	env := getEnvelope()
-	defer env.release()
-	if err := env.decode(body); err != nil {
-		return err
-	}
-	r.mu.RLock()
-	h := r.handlers[env.urn]
-	r.mu.RUnlock()
-	if h == nil {
-		return fmt.Errorf("%w: no handler for %q", ErrUnknownURN, env.urn)
-	}
-	return env.dispatch(ctx, h)
-}
-
-// dispatch calls the handler h (which fills a message from env) and classifies its
-// error.
-func (env *envelope) dispatch(ctx context.Context, h func(context.Context, *envelope) error) error {
-	if err := h(ctx, env); err != nil {
-		if env.fatal != nil {
-			return env.fatal
-		}
-		urn := env.urn
-		if u, ok := leadingJob(env.body); ok && urn == "" { // h failed before fill
-			urn = string(u)
-		}
-		return fmt.Errorf("%s: %w", urn, err)
-	}
-	return nil
-}
-
-// leadingJob returns the text of the job string when body starts with {"job":"
-// and that string has no escape; the caller must still parse the body.
-func leadingJob(body []byte) ([]byte, bool) {
-	const prefix = `{"job":"`
-	if len(body) < len(prefix) || string(body[:len(prefix)]) != prefix {
-		return nil, false
-	}
-	rest := body[len(prefix):]
-	for i, c := range rest {
-		switch c {
-		case '"':
-			return rest[:i], true
-		case '\\':
-			return nil, false
-		}
-	}
-	return nil, false
-}
-
-// DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason
-// (CONTRACT §5): ErrUnknownURN → unknown_urn; ErrMalformedEnvelope,
+// DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason:
+// ErrUnknownURN → unknown_urn; ErrMalformedEnvelope,
 // ErrUnsupportedSchemaVersion, ErrInvalidData → poison; any other non-nil
 // error → failed; nil → "".
 func DeadLetterReasonOf(err error) DeadLetterReason {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 )
 
 const (
@@ -357,30 +359,30 @@ func TestDecodeMessageInvalidData(t *testing.T) {
 		{"decode errors in document order", `{"order_id":"1","note":null,"total":{"amount":1},"lines":[{"sku":"A","quantity":1.5,"x":1},3],` +
 			`"placed_at":1,"ref":"01","ratio":"x","status":"new","customer":5,"weird key":1}`,
 			ValidationErrors{
-				{"$.order_id", "expected integer, got string"},
-				{"$.note", "expected string, got null"},
-				{"$.total.currency", "required property missing"},
-				{"$.lines[0].quantity", "expected integer, got number 1.5"},
-				{"$.lines[0].x", "additional property not allowed"},
-				{"$.lines[1]", "expected object, got number"},
-				{"$.ref", `expected an integer in canonical decimal form within int64, got "01"`},
-				{"$.ratio", "expected number, got string"},
-				{"$.customer", "expected string, got number"},
-				{`$["weird key"]`, "additional property not allowed"},
-				{"$.discount", "required property missing"},
+				{Path: "$.order_id", Message: "expected integer, got string"},
+				{Path: "$.note", Message: "expected string, got null"},
+				{Path: "$.total.currency", Message: "required property missing"},
+				{Path: "$.lines[0].quantity", Message: "expected integer, got number 1.5"},
+				{Path: "$.lines[0].x", Message: "additional property not allowed"},
+				{Path: "$.lines[1]", Message: "expected object, got number"},
+				{Path: "$.ref", Message: `expected an integer in canonical decimal form within int64, got "01"`},
+				{Path: "$.ratio", Message: "expected number, got string"},
+				{Path: "$.customer", Message: "expected string, got number"},
+				{Path: `$["weird key"]`, Message: "additional property not allowed"},
+				{Path: "$.discount", Message: "required property missing"},
 			}},
 		{"missing required even when zero value valid", `{"total":{"amount":1,"currency":"EUR"},"discount":null,"lines":[{"sku":"A","quantity":1}],"placed_at":1}`,
-			ValidationErrors{{"$.order_id", "required property missing"}, {"$.status", "required property missing"}}},
+			ValidationErrors{{Path: "$.order_id", Message: "required property missing"}, {Path: "$.status", Message: "required property missing"}}},
 		{"validation after a clean decode", `{"order_id":1,"total":{"amount":1,"currency":"EUR"},"discount":null,` +
 			`"lines":[{"sku":"a","quantity":1},{"sku":"a","quantity":1}],"placed_at":8640000000000001,"status":"void","customer":"X","email":"nope"}`,
 			ValidationErrors{
-				{"$.lines", "items at index 0 and 1 are equal"},
-				{"$.lines[0].sku", `does not match pattern "^[A-Z0-9-]+$"`},
-				{"$.lines[1].sku", `does not match pattern "^[A-Z0-9-]+$"`},
-				{"$.placed_at", "timestamp 8640000000000001 ms outside ±8640000000000000"},
-				{"$.email", `is not a valid "email": missing @`},
-				{"$.status", `value "void" is not one of the enum values "new", "paid"`},
-				{"$.customer", `"X" is not a canonical lowercase UUID`},
+				{Path: "$.lines", Message: "items at index 0 and 1 are equal"},
+				{Path: "$.lines[0].sku", Message: `does not match pattern "^[A-Z0-9-]+$"`},
+				{Path: "$.lines[1].sku", Message: `does not match pattern "^[A-Z0-9-]+$"`},
+				{Path: "$.placed_at", Message: "timestamp 8640000000000001 ms outside ±8640000000000000"},
+				{Path: "$.email", Message: `is not a valid "email": missing @`},
+				{Path: "$.status", Message: `value "void" is not one of the enum values "new", "paid"`},
+				{Path: "$.customer", Message: `"X" is not a canonical lowercase UUID`},
 			}},
 	}
 	for _, tt := range tests {
@@ -453,11 +455,11 @@ func TestDecodeData(t *testing.T) {
 		in   string
 		want ValidationErrors
 	}{
-		{`{"order_id":1,`, ValidationErrors{{"$", "malformed JSON at byte 14: unexpected end of input, expected a string key"}}},
-		{`[]`, ValidationErrors{{"$", "expected object, got array"}}},
-		{`{"a":1,"a":1}`, ValidationErrors{{"$", `malformed JSON at byte 7: duplicate object key "a"`}}},
+		{`{"order_id":1,`, ValidationErrors{{Path: "$", Message: "malformed JSON at byte 14: unexpected end of input, expected a string key"}}},
+		{`[]`, ValidationErrors{{Path: "$", Message: "expected object, got array"}}},
+		{`{"a":1,"a":1}`, ValidationErrors{{Path: "$", Message: `malformed JSON at byte 7: duplicate object key "a"`}}},
 		{`{"order_id":0,"total":{"amount":1,"currency":"EUR"},"discount":null,"lines":[{"sku":"A","quantity":1}],"placed_at":1,"status":"new"}`,
-			ValidationErrors{{"$.order_id", "must be at least 1, got 0"}}},
+			ValidationErrors{{Path: "$.order_id", Message: "must be at least 1, got 0"}}},
 	}
 	for _, tt := range tests {
 		dst := sampleData()
@@ -649,8 +651,8 @@ func TestDeadLetterReasonOf(t *testing.T) {
 		{ErrMalformedEnvelope, ReasonPoison},
 		{ErrUnsupportedSchemaVersion, ReasonPoison},
 		{ErrInvalidData, ReasonPoison},
-		{ValidationErrors{{"$", "x"}}, ReasonPoison},
-		{fmt.Errorf("u: %w", ValidationErrors{{"$", "x"}}), ReasonPoison},
+		{ValidationErrors{{Path: "$", Message: "x"}}, ReasonPoison},
+		{fmt.Errorf("u: %w", ValidationErrors{{Path: "$", Message: "x"}}), ReasonPoison},
 		{errors.New("timeout"), ReasonFailed},
 		{context.Canceled, ReasonFailed},
 	}
@@ -679,9 +681,9 @@ func TestTimestampNullableUUIDv4(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for i := 0; i < 100; i++ {
-		u := newUUIDv4()
+		u := bqrt.NewUUID()
 		if !uuidV4.MatchString(u) || seen[u] {
-			t.Fatalf("newUUIDv4 = %q", u)
+			t.Fatalf("NewUUID = %q", u)
 		}
 		seen[u] = true
 	}

@@ -1,8 +1,9 @@
 package rt
 
 import (
-	"reflect"
 	"regexp"
+
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 )
 
 // This file hand-writes a message type the way the emitter generates it, to
@@ -50,47 +51,32 @@ type sampleLine struct {
 
 var sampleLineSKUPattern = regexp.MustCompile(`^[A-Z0-9-]+$`)
 
-func (sampleOrder) MessageURN() string { return sampleURN }
+func (m sampleOrder) Validate() error { return bqrt.Validate(&m, &sampleOrderDesc) }
 
-func (m sampleOrder) Validate() error { return validateAny(&m, &sampleOrderDesc) }
-func (sampleOrder) schema() *typeDesc { return &sampleOrderDesc }
-
-func (m *sampleLine) validate(e *ValidationErrors, path string) {
-	_ = path
-	d := decoder{errs: *e}
-	validateValue(&d, &sampleLineDesc, reflect.ValueOf(m).Elem())
-	*e = d.errs
+// BabelQueueMessage is the hook every generated message data type has.
+func (*sampleOrder) BabelQueueMessage() (string, string, *bqrt.Desc) {
+	return sampleURN, "orders", &sampleOrderDesc
 }
 
-var sampleLineDesc = typeDesc{kind: kObject, flags: fClosed | fChecked, fields: []fieldDesc{
-	{key: "sku", required: true, typ: typeDesc{kind: kString, flags: fChecked, pattern: &sampleLineSKUPattern}},
-	{key: "quantity", required: true, typ: typeDesc{kind: kInt32, flags: fChecked | fMin, lo: 1}},
+var sampleLineDesc = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed | bqrt.FChecked, Fields: []bqrt.Field{
+	{Key: "sku", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Pattern: &sampleLineSKUPattern}},
+	{Key: "quantity", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt32, Flags: bqrt.FChecked | bqrt.FMin, Lo: 1}},
 }}
 
-var sampleOrderDesc = typeDesc{kind: kObject, flags: fClosed | fChecked, fields: []fieldDesc{
-	{key: "order_id", required: true, typ: typeDesc{kind: kInt64, flags: fChecked | fMin, lo: 1}},
-	{key: "note", typ: typeDesc{kind: kString, flags: fChecked | fMax, hi: 5}},
-	{key: "total", required: true, typ: typeDesc{kind: kMoney, flags: fChecked}},
-	{key: "discount", required: true, typ: typeDesc{kind: kInt64, flags: fNullable}},
-	{key: "lines", required: true, typ: typeDesc{kind: kArray, flags: fChecked | fMin | fUnique, lo: 1, elem: &sampleLineDesc}},
-	{key: "tags", typ: typeDesc{kind: kMap, elem: &typeDesc{kind: kString}}},
-	{key: "placed_at", required: true, typ: typeDesc{kind: kTimestamp, flags: fChecked}},
-	{key: "ref", typ: typeDesc{kind: kInt64Str}},
-	{key: "ratio", typ: typeDesc{kind: kFloat64, flags: fChecked}},
-	{key: "email", typ: typeDesc{kind: kString, flags: fChecked, format: "email"}},
-	{key: "status", required: true, typ: typeDesc{kind: kString, flags: fChecked, enum: []string{"new", "paid"}}},
-	{key: "customer", typ: typeDesc{kind: kUUID, flags: fChecked}},
+var sampleOrderDesc = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed | bqrt.FChecked, Fields: []bqrt.Field{
+	{Key: "order_id", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt64, Flags: bqrt.FChecked | bqrt.FMin, Lo: 1}},
+	{Key: "note", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FMax, Hi: 5}},
+	{Key: "total", Required: true, Type: bqrt.Desc{Kind: bqrt.KMoney, Flags: bqrt.FChecked}},
+	{Key: "discount", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt64, Flags: bqrt.FNullable}},
+	{Key: "lines", Required: true, Type: bqrt.Desc{Kind: bqrt.KArray, Flags: bqrt.FChecked | bqrt.FMin | bqrt.FUnique, Lo: 1, Elem: &sampleLineDesc}},
+	{Key: "tags", Type: bqrt.Desc{Kind: bqrt.KMap, Elem: &bqrt.Desc{Kind: bqrt.KString}}},
+	{Key: "placed_at", Required: true, Type: bqrt.Desc{Kind: bqrt.KTimestamp, Flags: bqrt.FChecked}},
+	{Key: "ref", Type: bqrt.Desc{Kind: bqrt.KInt64Str}},
+	{Key: "ratio", Type: bqrt.Desc{Kind: bqrt.KFloat64, Flags: bqrt.FChecked}},
+	{Key: "email", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Format: "email"}},
+	{Key: "status", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Enum: []string{"new", "paid"}}},
+	{Key: "customer", Type: bqrt.Desc{Kind: bqrt.KUUID, Flags: bqrt.FChecked}},
 }}
-
-func appendSampleLine(b []byte, m sampleLine) []byte {
-	b = append(b, '{')
-	b = appendKey(b, "sku")
-	b = appendString(b, m.SKU)
-	b = append(b, ',')
-	b = appendKey(b, "quantity")
-	b = appendInt(b, int64(m.Quantity))
-	return append(b, '}')
-}
 
 // otherEvent is a second message type, for router tests.
 type otherEvent struct {
@@ -99,16 +85,16 @@ type otherEvent struct {
 
 const otherURN = "urn:babel:users:renamed"
 
-func (otherEvent) MessageURN() string { return otherURN }
-func (otherEvent) Validate() error    { return nil }
-func (otherEvent) schema() *typeDesc  { return &otherEventDesc }
+func (*otherEvent) BabelQueueMessage() (string, string, *bqrt.Desc) {
+	return otherURN, "users", &otherEventDesc
+}
 
-var otherEventDesc = typeDesc{kind: kObject, flags: fClosed, fields: []fieldDesc{
-	{key: "name", required: true, typ: typeDesc{kind: kString}},
+var otherEventDesc = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed, Fields: []bqrt.Field{
+	{Key: "name", Required: true, Type: bqrt.Desc{Kind: bqrt.KString}},
 }}
 
 // compile-time checks that the samples are described.
 var (
-	_ described = (*sampleOrder)(nil)
-	_ described = (*otherEvent)(nil)
+	_ messageData = (*sampleOrder)(nil)
+	_ messageData = (*otherEvent)(nil)
 )
