@@ -1,9 +1,9 @@
 package registry
 
 import (
-	"regexp/syntax"
 	"sort"
-	"unicode/utf8"
+
+	"github.com/babelqueue/bqgen/internal/ecmare"
 )
 
 // Slow-pattern detection (BQ037).
@@ -16,9 +16,9 @@ import (
 // the same characters — `^(a+)+$`, `^(\w+\s?)*$`, `(.*a){10}` — and an alternation under
 // a quantifier whose branches can match the same text — `(a|a)*`, `(\d|\w)+`, `(a|aa)*`.
 //
-// RE2's own parser simplifies alternations (`a|a` becomes `a`), so the pattern is parsed
-// here from its source: a small parser for the syntax BQ035 lets through (the common
-// subset of RE2 and ECMA-262), with each atom's character set taken from regexp/syntax.
+// RE2's own parser simplifies alternations (`a|a` becomes `a`), so the analysis runs on
+// the ECMA-262 syntax tree of internal/ecmare, with each atom's character set taken from
+// its RE2 translation (ECMA-262's `.` and `\s`).
 // The analysis is a heuristic on first and follow sets: it flags a repeated expression
 // R inside a loop when a character that starts R can also come right after R within the
 // loop, and an alternation in a loop whose fixed-text branches overlap. It has no false
@@ -31,8 +31,6 @@ const maxSlowPatternLen = 64 << 10
 
 // rset is a set of runes as sorted, non-overlapping, inclusive [lo, hi] pairs.
 type rset []rune
-
-var anyRunes = rset{0, utf8.MaxRune}
 
 func (a rset) intersects(b rset) bool {
 	i, j := 0, 0
@@ -100,195 +98,37 @@ const (
 	rrepeat            // subs[0] repeated min..max times
 )
 
-// rparser parses the source of a pattern RE2 and ECMA-262 both accept.
-type rparser struct {
-	p     string
-	i     int
-	depth int
-}
-
-func (rp *rparser) alt() *rnode {
-	start := rp.i
-	var branches []*rnode
-	for {
-		branches = append(branches, rp.concat())
-		if rp.i < len(rp.p) && rp.p[rp.i] == '|' {
-			rp.i++
-			continue
-		}
-		break
+// treeOf converts the ECMA-262 syntax tree of a pattern (internal/ecmare, unsimplified:
+// `a|a` stays two branches) into the analysis tree; each character node takes its set
+// from the translation, so `.` and `\s` have ECMA-262's meaning.
+func treeOf(n *ecmare.Node, depth int) *rnode {
+	out := &rnode{lo: n.Lo, hi: n.Hi}
+	if depth > 2000 { // ecmare bounds group nesting at 1000
+		out.op = rempty
+		return out
 	}
-	if len(branches) == 1 {
-		return branches[0]
+	switch n.Op {
+	case ecmare.OpChar:
+		out.op, out.set = ratom, rset(n.Runes())
+	case ecmare.OpAssert, ecmare.OpEmpty:
+		out.op = rempty
+	case ecmare.OpConcat, ecmare.OpAlt:
+		out.op = rconcat
+		if n.Op == ecmare.OpAlt {
+			out.op = ralt
+		}
+		for _, s := range n.Sub {
+			out.subs = append(out.subs, treeOf(s, depth+1))
+		}
+	case ecmare.OpGroup:
+		// A one-element sequence spanning the group: findings inside keep their own
+		// offsets (`a+` in `(a+)+`).
+		out.op, out.subs = rconcat, []*rnode{treeOf(n.Sub[0], depth+1)}
+	case ecmare.OpRepeat:
+		out.op, out.min, out.max = rrepeat, n.Min, n.Max
+		out.subs = []*rnode{treeOf(n.Sub[0], depth+1)}
 	}
-	return &rnode{op: ralt, subs: branches, lo: start, hi: rp.i}
-}
-
-func (rp *rparser) concat() *rnode {
-	start := rp.i
-	n := &rnode{op: rconcat, lo: start}
-	for rp.i < len(rp.p) && rp.p[rp.i] != '|' && rp.p[rp.i] != ')' {
-		a := rp.atom()
-		a = rp.quantifier(a)
-		n.subs = append(n.subs, a)
-	}
-	n.hi = rp.i
-	return n
-}
-
-func (rp *rparser) atom() *rnode {
-	start := rp.i
-	c := rp.p[rp.i]
-	switch c {
-	case '(':
-		rp.i++
-		// (?:…), (?<name>…), (?P<name>…): skip to the group's body.
-		if rp.i < len(rp.p) && rp.p[rp.i] == '?' {
-			rp.i++
-			if rp.i < len(rp.p) && rp.p[rp.i] == ':' {
-				rp.i++
-			} else {
-				for rp.i < len(rp.p) && rp.p[rp.i] != '>' {
-					rp.i++
-				}
-				rp.i++
-			}
-		}
-		rp.depth++
-		var body *rnode
-		if rp.depth > 1000 {
-			body = &rnode{op: rempty}
-			rp.i = len(rp.p)
-		} else {
-			body = rp.alt()
-		}
-		rp.depth--
-		if rp.i < len(rp.p) && rp.p[rp.i] == ')' {
-			rp.i++
-		}
-		body.lo, body.hi = start, rp.i
-		return body
-	case '^', '$':
-		rp.i++
-		return &rnode{op: rempty, lo: start, hi: rp.i}
-	case '[':
-		rp.i++
-		if rp.i < len(rp.p) && rp.p[rp.i] == '^' {
-			rp.i++
-		}
-		if rp.i < len(rp.p) && rp.p[rp.i] == ']' {
-			rp.i++
-		}
-		for rp.i < len(rp.p) && rp.p[rp.i] != ']' {
-			if rp.p[rp.i] == '\\' {
-				rp.i++
-			}
-			rp.i++
-		}
-		rp.i = min(rp.i+1, len(rp.p))
-	case '\\':
-		rp.i += 2
-		if rp.i-1 < len(rp.p) {
-			switch rp.p[rp.i-1] {
-			case 'p', 'P', 'x':
-				if rp.i < len(rp.p) && rp.p[rp.i] == '{' {
-					for rp.i < len(rp.p) && rp.p[rp.i] != '}' {
-						rp.i++
-					}
-					rp.i++
-				} else if rp.p[rp.i-1] == 'x' {
-					rp.i += 2
-				} else {
-					rp.i++
-				}
-			}
-		}
-		rp.i = min(rp.i, len(rp.p))
-	default:
-		_, size := utf8.DecodeRuneInString(rp.p[rp.i:])
-		rp.i += size
-	}
-	return atomNode(rp.p[start:rp.i], start, rp.i)
-}
-
-// atomNode makes a node for one atom's source text, with its character set from
-// regexp/syntax.
-func atomNode(src string, lo, hi int) *rnode {
-	n := &rnode{op: ratom, set: anyRunes, lo: lo, hi: hi}
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil {
-		return n
-	}
-	switch re.Op {
-	case syntax.OpLiteral:
-		if len(re.Rune) == 1 {
-			r := re.Rune[0]
-			n.set = rset{r, r}
-		}
-	case syntax.OpCharClass:
-		n.set = rset(re.Rune)
-		if len(n.set) == 0 {
-			n.set = nil
-		}
-	case syntax.OpAnyCharNotNL:
-		n.set = rset{0, '\n' - 1, '\n' + 1, utf8.MaxRune}
-	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpEndLine,
-		syntax.OpBeginText, syntax.OpEndText:
-		n.op, n.set = rempty, nil
-	}
-	return n
-}
-
-func (rp *rparser) quantifier(a *rnode) *rnode {
-	for rp.i < len(rp.p) {
-		lo, hi := 0, 0
-		switch rp.p[rp.i] {
-		case '*':
-			lo, hi = 0, -1
-			rp.i++
-		case '+':
-			lo, hi = 1, -1
-			rp.i++
-		case '?':
-			lo, hi = 0, 1
-			rp.i++
-		case '{':
-			j := rp.i + 1
-			num := func() (int, bool) {
-				k := j
-				v := 0
-				for j < len(rp.p) && rp.p[j] >= '0' && rp.p[j] <= '9' {
-					v = min(v*10+int(rp.p[j]-'0'), 100000)
-					j++
-				}
-				return v, j > k
-			}
-			n1, ok := num()
-			if !ok {
-				return a // a literal '{'
-			}
-			lo, hi = n1, n1
-			if j < len(rp.p) && rp.p[j] == ',' {
-				j++
-				n2, ok := num()
-				hi = -1
-				if ok {
-					hi = n2
-				}
-			}
-			if j >= len(rp.p) || rp.p[j] != '}' {
-				return a
-			}
-			rp.i = j + 1
-		default:
-			return a
-		}
-		if rp.i < len(rp.p) && rp.p[rp.i] == '?' { // lazy
-			rp.i++
-		}
-		a = &rnode{op: rrepeat, subs: []*rnode{a}, min: lo, max: hi, lo: a.lo, hi: rp.i}
-	}
-	return a
+	return out
 }
 
 // firstSet computes the characters that can start a match of n and whether n matches
@@ -334,28 +174,25 @@ type slowFinding struct {
 	why    string
 }
 
-// slowPattern reports whether p can backtrack catastrophically in a backtracking engine.
+// slowPattern reports whether the ECMA-262 pattern p can backtrack catastrophically in
+// a backtracking engine; a pattern that does not translate is not analysed.
 func slowPattern(p string) (slowFinding, bool) {
 	if len(p) > maxSlowPatternLen {
 		return slowFinding{}, false
 	}
-	rp := &rparser{p: p}
-	var root *rnode
-	for rp.i < len(p) {
-		// A stray ')' cannot happen in a pattern RE2 compiled; skip it defensively.
-		n := rp.alt()
-		if root == nil {
-			root = n
-		} else {
-			root = &rnode{op: rconcat, subs: []*rnode{root, n}, lo: 0, hi: rp.i}
-		}
-		if rp.i < len(p) {
-			rp.i++
-		}
-	}
-	if root == nil {
+	pat, err := ecmare.Parse(p)
+	if err != nil {
 		return slowFinding{}, false
 	}
+	return slowTree(pat.Root)
+}
+
+// slowTree is slowPattern on a parsed pattern; the finding's offsets are in its source.
+func slowTree(n *ecmare.Node) (slowFinding, bool) {
+	if n.Hi > maxSlowPatternLen {
+		return slowFinding{}, false
+	}
+	root := treeOf(n, 0)
 	var found *slowFinding
 	var walk func(n *rnode, follow rset, inLoop bool)
 	walk = func(n *rnode, follow rset, inLoop bool) {

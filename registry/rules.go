@@ -28,6 +28,8 @@ const (
 	RuleText         = "BQ036"
 	RuleSlowPattern  = "BQ037"
 	RuleUniqueItems  = "BQ038"
+	// RuleUnicodeProperty: a pattern's Unicode property escape (docs/patterns.md).
+	RuleUnicodeProperty = "BQ039"
 )
 
 // Rule describes one rule of the catalogue.
@@ -149,9 +151,9 @@ var rules = []Rule{
 		Hint:        "fix the example or the schema",
 		Silenceable: true},
 	{ID: RulePattern, Severity: SeverityError,
-		Title:  "pattern not valid in both RE2 and ECMA-262, or read differently by them (\\s, ., \\p{…})",
-		Source: "BRIEF §4, §8; JSON Schema pattern",
-		Hint:   "use the common subset: no lookaround, backreferences, inline flags, \\x{…}, \\A or \\z; spell \\s as [ \\t\\n\\r\\f], . as [^\\n], \\p{…} as explicit ranges"},
+		Title:  "pattern that is not an ECMA-262 regular expression (u flag), or that uses what RE2 cannot express: lookahead, lookbehind, backreferences, counts above 1000",
+		Source: "JSON Schema pattern (ECMA-262); docs/patterns.md",
+		Hint:   "write the pattern as JavaScript reads it with the u flag (escape a literal { } ] as \\{ \\} \\]); rewrite lookaround and backreferences as plain alternatives, or check the condition in code"},
 	{ID: RuleText, Severity: SeverityError,
 		Title:  "bidirectional-override or control character in text that reaches generated code, schemas or docs",
 		Source: "BRIEF §4 (Trojan Source, CVE-2021-42574)",
@@ -165,6 +167,11 @@ var rules = []Rule{
 		Title:  "uniqueItems over items that generated code cannot compare as JSON Schema does: open objects (keys it does not know are dropped) or numbers (compared as doubles, not as exact decimals)",
 		Source: "JSON Schema uniqueItems; BRIEF §8 (every validator must agree)",
 		Hint:   "drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers"},
+	{ID: RuleUnicodeProperty, Severity: SeverityWarning,
+		Title:       "pattern with a Unicode property escape (\\p{…}): each validator matches by the Unicode version of its own tables",
+		Source:      "JSON Schema pattern (ECMA-262); docs/patterns.md",
+		Hint:        "list the ranges you accept when characters assigned in recent Unicode versions matter, or silence the warning with a reason",
+		Silenceable: true},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

@@ -32,6 +32,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // ErrSyntax classifies patterns that are not ECMA-262 regular expressions with the u
@@ -113,6 +115,8 @@ type Node struct {
 	Min, Max int
 	// Lazy is set for a lazy quantifier (`*?`); it changes no verdict.
 	Lazy bool
+	// Capture is set for a capturing group, named or not.
+	Capture bool
 	// Lo and Hi are the byte offsets of the node's source in the pattern, [Lo, Hi).
 	Lo, Hi int
 
@@ -173,7 +177,11 @@ func (n *Node) write(b *strings.Builder) {
 			s.write(b)
 		}
 	case OpGroup:
-		b.WriteString("(?:")
+		if n.Capture {
+			b.WriteByte('(') // the author's capturing group, unnamed (names change no verdict)
+		} else {
+			b.WriteString("(?:")
+		}
 		n.Sub[0].write(b)
 		b.WriteByte(')')
 	case OpRepeat:
@@ -277,6 +285,16 @@ func MustCompile(pattern string) *regexp.Regexp {
 	return re
 }
 
+// JSONSchemaEngine is the regexp engine of santhosh-tekuri/jsonschema/v6
+// (Compiler.UseRegexpEngine) that reads `pattern` as ECMA-262: CompileRegexp.
+func JSONSchemaEngine(pattern string) (jsonschema.Regexp, error) {
+	re, err := CompileRegexp(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return re, nil
+}
+
 // Regexp is a compiled pattern that prints as its ECMA-262 source: the shape
 // santhosh-tekuri/jsonschema/v6 wants from a regexp engine (UseRegexpEngine), so that
 // its messages show the pattern as the schema writes it.
@@ -312,6 +330,7 @@ type parser struct {
 	props  []Property
 	unsup  *Error    // the first construct RE2 cannot express
 	refs   []backref // backreferences, checked once all groups are known
+	slab   []Node    // see node
 }
 
 type backref struct {
@@ -384,7 +403,7 @@ func (p *parser) disjunction() *Node {
 	if len(alts) == 1 {
 		return alts[0]
 	}
-	return &Node{Op: OpAlt, Sub: alts, Lo: lo, Hi: p.i}
+	return p.node(Node{Op: OpAlt, Sub: alts, Lo: lo, Hi: p.i})
 }
 
 func (p *parser) alternative() *Node {
@@ -395,11 +414,11 @@ func (p *parser) alternative() *Node {
 	}
 	switch len(terms) {
 	case 0:
-		return &Node{Op: OpEmpty, Lo: lo, Hi: lo}
+		return p.node(Node{Op: OpEmpty, Lo: lo, Hi: lo})
 	case 1:
 		return terms[0]
 	}
-	return &Node{Op: OpConcat, Sub: terms, Lo: lo, Hi: p.i}
+	return p.node(Node{Op: OpConcat, Sub: terms, Lo: lo, Hi: p.i})
 }
 
 const syntaxChars = `^$\.*+?()[]{}|`
@@ -411,11 +430,11 @@ func (p *parser) term() *Node {
 	switch c {
 	case '^', '$':
 		p.i++
-		return p.noQuantifier(&Node{Op: OpAssert, re2: string(c), Lo: lo, Hi: p.i})
+		return p.noQuantifier(p.node(Node{Op: OpAssert, re2: string(c), Lo: lo, Hi: p.i}))
 	case '\\':
 		if p.i+1 < len(p.src) && (p.src[p.i+1] == 'b' || p.src[p.i+1] == 'B') {
 			p.i += 2
-			return p.noQuantifier(&Node{Op: OpAssert, re2: p.src[lo:p.i], Lo: lo, Hi: p.i})
+			return p.noQuantifier(p.node(Node{Op: OpAssert, re2: p.src[lo:p.i], Lo: lo, Hi: p.i}))
 		}
 		atom = p.atomEscape()
 	case '(':
@@ -430,15 +449,15 @@ func (p *parser) term() *Node {
 			p.close(lo)
 			what := map[string]string{"(?=": "a lookahead", "(?!": "a negative lookahead", "(?<=": "a lookbehind", "(?<!": "a negative lookbehind"}[look]
 			p.unsupported(lo, what+" "+look+"…)", "which RE2 (Go's regexp) cannot express",
-				"rewrite the pattern without lookaround (several patterns can be combined with allOf in JSON Schema terms: split the field's checks), or check the condition in code")
-			return p.noQuantifier(&Node{Op: OpEmpty, Lo: lo, Hi: p.i})
+				"rewrite the pattern without lookaround (spell out what may follow or precede as alternatives), or check the condition in code")
+			return p.noQuantifier(p.node(Node{Op: OpEmpty, Lo: lo, Hi: p.i}))
 		}
 		atom = p.group()
 	case '[':
 		atom = p.class()
 	case '.':
 		p.i++
-		atom = &Node{Op: OpChar, re2: `[^\n\r\x{2028}\x{2029}]`, Lo: lo, Hi: p.i}
+		atom = p.node(Node{Op: OpChar, re2: `[^\n\r\x{2028}\x{2029}]`, Lo: lo, Hi: p.i})
 	case '*', '+', '?':
 		p.fail(lo, "the quantifier "+string(c), "has nothing to repeat", `escape it (\`+string(c)+`) for the literal character`)
 	case '{':
@@ -450,7 +469,7 @@ func (p *parser) term() *Node {
 		p.fail(lo, "a lone "+string(c), "", `escape it (\`+string(c)+`) for the literal character`)
 	default:
 		r := p.char()
-		atom = charNode(r, lo, p.i)
+		atom = p.charNode(r, lo, p.i)
 	}
 	return p.quantifier(atom)
 }
@@ -495,8 +514,10 @@ func (p *parser) noQuantifier(n *Node) *Node {
 func (p *parser) group() *Node {
 	lo := p.i
 	p.i++
+	capture := true
 	if strings.HasPrefix(p.src[p.i:], "?:") {
 		p.i += 2
+		capture = false
 	} else if p.peek() == '?' {
 		if p.i+1 < len(p.src) && p.src[p.i+1] == '<' {
 			p.i += 2
@@ -512,11 +533,12 @@ func (p *parser) group() *Node {
 			if end >= 0 {
 				construct = p.src[lo : p.i+end+1]
 			}
-			hint := "write (?:…) for a group that does not capture; ECMA-262 patterns in JSON Schema take no inline flags: spell both cases in a class ([Aa]) for i, [^] for a . that matches newlines"
 			if strings.HasPrefix(p.src[p.i:], "?P<") {
-				hint = "write (?<name>…), or (?:…) as nothing reads the name"
+				p.fail(lo, "the group syntax (?P<", "is RE2's spelling of a named group, which ECMA-262 writes (?<name>…)",
+					"write (?<name>…), or (?:…) as nothing reads the name")
 			}
-			p.fail(lo, "the group syntax "+clip(construct), "is not ECMA-262 (Node 20 has no inline flags or modifiers)", hint)
+			p.fail(lo, "the group syntax "+clip(construct), "is not ECMA-262 (Node 20 has no inline flags or modifiers)",
+				"write (?:…) for a group that does not capture; ECMA-262 patterns in JSON Schema take no inline flags: spell both cases in a class ([Aa]) for i, [^] for a . that matches newlines")
 		}
 	} else {
 		p.groups++
@@ -528,7 +550,7 @@ func (p *parser) group() *Node {
 	body := p.disjunction()
 	p.depth--
 	p.close(lo)
-	return &Node{Op: OpGroup, Sub: []*Node{body}, Lo: lo, Hi: p.i}
+	return p.node(Node{Op: OpGroup, Sub: []*Node{body}, Capture: capture, Lo: lo, Hi: p.i})
 }
 
 // groupName reads `name>` of a (?<name>…) group or a \k<name> reference (p.i is after
@@ -619,7 +641,7 @@ func (p *parser) quantifier(atom *Node) *Node {
 		return atom
 	}
 	qlo := p.i
-	n := &Node{Op: OpRepeat, Sub: []*Node{atom}, Lo: atom.Lo}
+	n := p.node(Node{Op: OpRepeat, Sub: []*Node{atom}, Lo: atom.Lo})
 	switch p.peek() {
 	case '*':
 		n.Min, n.Max = 0, -1
@@ -682,7 +704,7 @@ func (p *parser) atomEscape() *Node {
 		p.refs = append(p.refs, backref{at: lo, end: p.i, n: n})
 		p.unsupported(lo, "the backreference "+p.src[lo:p.i], "which RE2 (Go's regexp) cannot express",
 			"rewrite the pattern without backreferences (list the alternatives explicitly), or check the condition in code")
-		return &Node{Op: OpEmpty, Lo: lo, Hi: p.i}
+		return p.node(Node{Op: OpEmpty, Lo: lo, Hi: p.i})
 	case c == 'k':
 		p.i += 2
 		if p.peek() != '<' {
@@ -693,13 +715,13 @@ func (p *parser) atomEscape() *Node {
 		p.refs = append(p.refs, backref{at: lo, end: p.i, name: name})
 		p.unsupported(lo, "the named backreference "+p.src[lo:p.i], "which RE2 (Go's regexp) cannot express",
 			"rewrite the pattern without backreferences (list the alternatives explicitly), or check the condition in code")
-		return &Node{Op: OpEmpty, Lo: lo, Hi: p.i}
+		return p.node(Node{Op: OpEmpty, Lo: lo, Hi: p.i})
 	}
 	cl := p.classEscape(false)
 	if r, ok := cl.single(); ok {
-		return charNode(r, lo, p.i)
+		return p.charNode(r, lo, p.i)
 	}
-	return &Node{Op: OpChar, re2: cl.atom(), Lo: lo, Hi: p.i}
+	return p.node(Node{Op: OpChar, re2: cl.atom(), Lo: lo, Hi: p.i})
 }
 
 // ---- classes -------------------------------------------------------------------------
@@ -940,7 +962,7 @@ func (p *parser) class() *Node {
 		}
 		pieces = append(pieces, a)
 	}
-	return &Node{Op: OpChar, re2: classRE2(neg, pieces), Lo: lo, Hi: p.i}
+	return p.node(Node{Op: OpChar, re2: classRE2(neg, pieces), Lo: lo, Hi: p.i})
 }
 
 // classAtom reads one atom of a class.
@@ -967,6 +989,13 @@ func classRE2(neg bool, pieces []piece) string {
 		b.WriteString(rangesRE2([]rune{pc.lo, pc.hi}))
 	}
 	body := b.String()
+	// A hyphen first or last is a literal in RE2 too: keep the author's [A-Z0-9-].
+	if k := len(body) - 1 - len(strings.TrimRight(body[:max(len(body)-1, 0)], `\`)); strings.HasSuffix(body, `\-`) && k%2 == 1 {
+		body = body[:len(body)-2] + "-"
+	}
+	if strings.HasPrefix(body, `\-`) {
+		body = body[1:]
+	}
 	switch {
 	case body == "" && neg: // [^] and a negated class of surrogates only: any character
 		return `[\x{0}-\x{10FFFF}]`
@@ -1017,18 +1046,34 @@ func complement(rs []rune) []rune {
 }
 
 // charNode is a literal character outside a class.
-func charNode(r rune, lo, hi int) *Node {
-	if r >= 0xD800 && r <= 0xDFFF {
-		return &Node{Op: OpChar, re2: `[^\x{0}-\x{10FFFF}]`, Lo: lo, Hi: hi}
-	}
-	s := string(r)
+func (p *parser) charNode(r rune, lo, hi int) *Node {
+	var s string
 	switch {
+	case r >= 0xD800 && r <= 0xDFFF:
+		s = `[^\x{0}-\x{10FFFF}]`
 	case r < utf8.RuneSelf && strings.ContainsRune(syntaxChars, r):
-		s = `\` + s
+		s = `\` + string(r)
+	case r > ' ' && r < 0x7F:
+		s = p.src[lo:hi] // the character as written (no allocation)
+		if hi-lo != 1 {
+			s = string(r)
+		}
 	case !printable(r):
 		s = hexChar(r)
+	default:
+		s = string(r)
 	}
-	return &Node{Op: OpChar, re2: s, Lo: lo, Hi: hi}
+	return p.node(Node{Op: OpChar, re2: s, Lo: lo, Hi: hi})
+}
+
+// node allocates a node from the parser's slab: a long pattern makes a node per
+// character, and one allocation per 256 keeps parsing a 1 MB pattern cheap.
+func (p *parser) node(n Node) *Node {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]Node, 0, 256)
+	}
+	p.slab = append(p.slab, n)
+	return &p.slab[len(p.slab)-1]
 }
 
 // classChar spells one code point inside an RE2 class.

@@ -18,7 +18,6 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -325,7 +325,7 @@ func (g *gen) check() error {
 				errs = append(errs, fmt.Errorf("golang: %s %s: %s without its element schema", what, p, s.Kind))
 			}
 			if s.Pattern != "" {
-				if _, err := regexp.Compile(s.Pattern); err != nil {
+				if _, err := ecmare.Compile(s.Pattern); err != nil {
 					errs = append(errs, fmt.Errorf("golang: %s %s: pattern: %w", what, p, err))
 				} else if g.names.Patterns[s.Pattern] == "" {
 					errs = append(errs, fmt.Errorf("golang: %s %s: pattern not planned", what, p))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -108,7 +109,8 @@ func (g *gen) typesFile(f *jen.File) {
 	if len(pats) > 0 {
 		defs := make([]jen.Code, len(pats))
 		for i, p := range pats {
-			defs[i] = jen.Id(g.names.Patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
+			re2, _ := ecmare.Translate(p) // check has translated every pattern
+			defs[i] = jen.Id(g.names.Patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(re2))
 		}
 		f.Comment("The registry's patterns, compiled once.")
 		f.Var().Defs(defs...)
