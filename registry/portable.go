@@ -51,7 +51,7 @@ func checkPattern(l *loader, e *tentry, what string) {
 	if f, slow := slowTree(pat.Root); slow {
 		l.report(e.val.pos, RuleSlowPattern, fmt.Sprintf("pattern of %s can backtrack catastrophically in ECMA-262, PCRE and Java validators: %s %s",
 			what, clipText(strconv.Quote(p[f.lo:f.hi]), 80), f.why),
-			"rewrite it so that each character can be matched one way only (`^a+$` for `^(a+)+$`, `[ab]` for `(a|b)`): RE2 (Go) is immune, but ajv, PHP and Java validators can hang on a short hostile message")
+			"rewrite it so that each character can be matched one way only (`^a+$` for `^(a+)+$`, `[ab]` for `(a|b)`, `a*` for `(a|a?)*`, `\\d*` for `\\d*\\d*\\d*`): RE2 (Go) is immune, but ajv, PHP and Java validators can hang on a short hostile message")
 	}
 }
 

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
@@ -193,6 +194,7 @@ func slowTree(n *ecmare.Node) (slowFinding, bool) {
 		return slowFinding{}, false
 	}
 	root := treeOf(n, 0)
+	sw := &seqWalker{budget: seqBudget}
 	var found *slowFinding
 	var walk func(n *rnode, follow rset, inLoop bool)
 	walk = func(n *rnode, follow rset, inLoop bool) {
@@ -201,6 +203,10 @@ func slowTree(n *ecmare.Node) (slowFinding, bool) {
 		}
 		switch n.op {
 		case rconcat:
+			if lo, hi, k := quantifierChain(n.subs); k > 0 {
+				found = &slowFinding{lo, hi, fmt.Sprintf("are %d adjacent quantifiers that can match the same characters, so a failing match tries every way to split the text between them", k)}
+				return
+			}
 			// follow of subs[i] = first(subs[i+1:]) ∪ (follow when subs[i+1:] is nullable)
 			fs := make([]rset, len(n.subs))
 			acc := follow
@@ -218,7 +224,7 @@ func slowTree(n *ecmare.Node) (slowFinding, bool) {
 			}
 		case ralt:
 			if inLoop {
-				if lo, hi, ok := ambiguousBranches(n.subs, follow); ok {
+				if lo, hi, ok := ambiguousBranches(sw, n.subs, follow); ok {
 					found = &slowFinding{lo, hi, "are alternatives that can match the same text, under a quantifier"}
 					return
 				}
@@ -257,58 +263,170 @@ func slowTree(n *ecmare.Node) (slowFinding, bool) {
 }
 
 // ambiguousBranches reports two branches of an alternation in a loop that can match
-// the same text: both fixed sequences of single characters, overlapping position by
-// position, the longer one's rest able to start the next iteration (follow).
-func ambiguousBranches(bs []*rnode, follow rset) (lo, hi int, ok bool) {
-	seqs := make([][]rset, len(bs))
+// the same text: among the texts of up to maxSeqLen characters each branch matches in
+// full (seqWalker.of), two of the same length that overlap position by position (`a` and
+// `a?`, `\d` and `\w`), or one that overlaps the start of a longer one whose next
+// character can start the next iteration (follow: `a` and `aa` in `(a|aa)*`).
+func ambiguousBranches(sw *seqWalker, bs []*rnode, follow rset) (lo, hi int, ok bool) {
+	seqs := make([][]seq, len(bs))
 	for i, b := range bs {
-		seqs[i] = fixedSeq(b)
+		seqs[i], _ = sw.of(b, maxSeqLen)
 	}
 	for i := range bs {
 		for j := i + 1; j < len(bs); j++ {
-			a, b := seqs[i], seqs[j]
-			if len(a) == 0 || len(b) == 0 {
-				continue
-			}
-			if len(a) > len(b) {
-				a, b = b, a
-			}
-			overlap := true
-			for k := range a {
-				if !a[k].intersects(b[k]) {
-					overlap = false
-					break
+			for _, a := range seqs[i] {
+				for _, b := range seqs[j] {
+					if seqsAmbiguous(a, b, follow) {
+						return bs[i].lo, bs[j].hi, true
+					}
 				}
-			}
-			if !overlap {
-				continue
-			}
-			if len(a) == len(b) || b[len(a)].intersects(follow) {
-				return bs[i].lo, bs[j].hi, true
 			}
 		}
 	}
 	return 0, 0, false
 }
 
-// fixedSeq returns the character sets of a branch made of single characters only
-// (`a`, `ab`, `\d`, `[a-z]x`), or nil.
-func fixedSeq(n *rnode) []rset {
-	switch n.op {
+// seqsAmbiguous reports whether two texts (as sets per character) can be the same
+// iteration's text, or the shorter the start of the longer with the rest starting the
+// next iteration.
+func seqsAmbiguous(a, b seq, follow rset) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for k := range a {
+		if !a[k].intersects(b[k]) {
+			return false
+		}
+	}
+	return len(a) == len(b) || b[len(a)].intersects(follow)
+}
+
+// seq is a text as the set of each of its characters.
+type seq []rset
+
+// maxSeqLen and maxSeqs bound seqsOf: branches are compared on their texts of up to 4
+// characters, and a branch with more than 256 of them is not compared.
+const (
+	maxSeqLen = 4
+	maxSeqs   = 256
+)
+
+// seqBudget bounds the work of all text enumerations of one pattern (calls of
+// seqWalker.of): past it, alternations are not compared (no finding).
+const seqBudget = 200_000
+
+// seqWalker enumerates branch texts under a budget shared by the whole analysis.
+type seqWalker struct{ budget int }
+
+// of returns the texts of at most n characters that node matches in full (the empty
+// text included when it is nullable); ok is false when there are more than maxSeqs or
+// the budget is spent (the list is then incomplete).
+func (sw *seqWalker) of(node *rnode, n int) ([]seq, bool) {
+	if sw.budget--; sw.budget < 0 {
+		return nil, false
+	}
+	switch node.op {
 	case ratom:
-		return []rset{n.set}
-	case rconcat:
-		var out []rset
-		for _, s := range n.subs {
-			switch s.op {
-			case ratom:
-				out = append(out, s.set)
-			case rempty:
-			default:
-				return nil
+		if len(node.set) == 0 || n < 1 {
+			return nil, true
+		}
+		return []seq{{node.set}}, true
+	case rempty:
+		return []seq{{}}, true
+	case ralt:
+		var out []seq
+		for _, s := range node.subs {
+			ss, ok := sw.of(s, n)
+			out = append(out, ss...)
+			if !ok || len(out) > maxSeqs {
+				return out, false
 			}
 		}
-		return out
+		return out, true
+	case rconcat:
+		out := []seq{{}}
+		for _, s := range node.subs {
+			var ok bool
+			if out, ok = sw.then(out, s, n); !ok {
+				return out, false
+			}
+		}
+		return out, true
+	case rrepeat:
+		var out []seq
+		cur := []seq{{}}
+		for k := 0; k <= n+1 && len(cur) > 0; k++ {
+			if k >= node.min && (node.max < 0 || k <= node.max) {
+				out = append(out, cur...)
+			}
+			if node.max >= 0 && k >= node.max || len(out) > maxSeqs {
+				break
+			}
+			var ok bool
+			if cur, ok = sw.then(cur, node.subs[0], n); !ok {
+				return out, false
+			}
+		}
+		return out, len(out) <= maxSeqs
 	}
-	return nil
+	return nil, false
+}
+
+// then extends every text of pre by every text of node, keeping those of at most n
+// characters.
+func (sw *seqWalker) then(pre []seq, node *rnode, n int) ([]seq, bool) {
+	var out []seq
+	for _, p := range pre {
+		tails, ok := sw.of(node, n-len(p))
+		if !ok {
+			return out, false
+		}
+		for _, t := range tails {
+			out = append(out, append(append(seq(nil), p...), t...))
+			if len(out) > maxSeqs {
+				return out, false
+			}
+		}
+	}
+	return out, true
+}
+
+// minChain is the number of adjacent variable quantifiers over shared characters from
+// which BQ037 flags a concatenation: a failing match tries every way to split the text
+// between them, so the time grows as the text's length to that power.
+const minChain = 3
+
+// quantifierChain finds minChain or more adjacent items of a concatenation, each an
+// unbounded (or widely bounded) repetition whose characters overlap the next one's
+// (`a*a*a*`, `\d*\d+\d*`), and returns the span of the longest run.
+func quantifierChain(subs []*rnode) (lo, hi, n int) {
+	run, best := 0, 0
+	var bestLo, bestHi, runLo int
+	var prev rset
+	for _, s := range subs {
+		for s.op == rconcat && len(s.subs) == 1 { // a group around one item
+			s = s.subs[0]
+		}
+		if s.op != rrepeat || !(s.max < 0 || s.max-s.min >= 16) {
+			run = 0
+			continue
+		}
+		f, _ := firstSet(s.subs[0])
+		if run > 0 && f.intersects(prev) {
+			run++
+		} else {
+			run, runLo = 1, s.lo
+		}
+		prev = f
+		if run > best {
+			best, bestLo, bestHi = run, runLo, s.hi
+		}
+	}
+	if best < minChain {
+		return 0, 0, 0
+	}
+	return bestLo, bestHi, best
 }

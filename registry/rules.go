@@ -159,7 +159,7 @@ var rules = []Rule{
 		Source: "BRIEF §4 (Trojan Source, CVE-2021-42574)",
 		Hint:   "remove the invisible character"},
 	{ID: RuleSlowPattern, Severity: SeverityWarning,
-		Title:       "pattern that backtracks catastrophically in ECMA-262 and other backtracking engines: a variable quantifier nested in another whose repetitions can match the same characters, or overlapping alternatives under a quantifier",
+		Title:       "pattern that backtracks catastrophically in ECMA-262 and other backtracking engines: a variable quantifier nested in another whose repetitions can match the same characters, overlapping alternatives under a quantifier (an optional branch included), or three or more adjacent quantifiers over the same characters",
 		Source:      "BRIEF §4; JSON Schema pattern (ReDoS)",
 		Hint:        "make every character matchable one way only: `^a+$` instead of `^(a+)+$`, `[ab]` instead of `(a|b)`, `^\\w+( \\w+)*$` instead of `^(\\w+\\s?)*$`",
 		Silenceable: true},
