@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -111,7 +112,6 @@ var (
 	versionRe    = regexp.MustCompile(`\.v([0-9]+)$`)
 	badVersionRe = regexp.MustCompile(`[_-][vV][0-9]+$`)
 	snakeRe      = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-	lookaroundRe = regexp.MustCompile(`(^|[^\\])\(\?(<=|<!|=|!)`)
 	classNameRe  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*[.\\])*[A-Z][A-Za-z0-9_]*$`)
 )
 
@@ -593,46 +593,20 @@ type patternResult struct {
 	err error
 }
 
-// compilePattern is regexp.Compile with a bounded cache.
+// compilePattern compiles the ECMA-262 pattern p as Go reads it (its RE2 translation,
+// internal/ecmare), with a bounded cache.
 func compilePattern(p string) (*regexp.Regexp, error) {
 	if r, ok := patterns.Load(p); ok {
 		pr := r.(patternResult)
 		return pr.re, pr.err
 	}
-	re, err := regexp.Compile(p)
+	re, err := ecmare.Compile(p)
 	if patternsN.Load() < maxPatCache {
 		if _, loaded := patterns.LoadOrStore(p, patternResult{re, err}); !loaded {
 			patternsN.Add(1)
 		}
 	}
 	return re, err
-}
-
-// checkPattern reports patterns that are not valid in both RE2 (Go) and ECMA-262
-// (JavaScript, JSON Schema validators) (BQ035).
-func checkPattern(l *loader, e *tentry, what string) {
-	p := e.val.str
-	if m := lookaroundRe.FindStringSubmatch(p); m != nil {
-		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s uses a lookaround (?%s…), which RE2 (Go) does not support", what, m[2]),
-			"rewrite the pattern without lookaround (the common subset of RE2 and ECMA-262), or check the condition in code")
-		return
-	}
-	if _, err := compilePattern(p); err != nil {
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "error parsing regexp: ")
-		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s is not valid RE2: %s", what, msg),
-			"use the subset of RE2 and ECMA-262: no lookaround or backreferences")
-		return
-	}
-	if pr := portableProblem(p); pr != nil {
-		l.report(e.val.pos, RulePattern, fmt.Sprintf("pattern of %s uses %s, %s", what, pr.construct, pr.why), pr.hint)
-		return
-	}
-	if f, slow := slowPattern(p); slow {
-		l.report(e.val.pos, RuleSlowPattern, fmt.Sprintf("pattern of %s can backtrack catastrophically in ECMA-262, PCRE and Java validators: %s %s",
-			what, clipText(strconv.Quote(p[f.lo:f.hi]), 80), f.why),
-			"rewrite it so that each character can be matched one way only (`^a+$` for `^(a+)+$`, `[ab]` for `(a|b)`): RE2 (Go) is immune, but ajv, PHP and Java validators can hang on a short hostile message")
-	}
 }
 
 var (

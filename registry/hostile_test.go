@@ -79,6 +79,10 @@ func hostileCases() []struct {
 		{"finite through an array that may be empty", "version: 1\ntypes:\n  Tree: {type: object, required: [kids], properties: {kids: {type: array, items: {type: Tree}}}}\n" + strings.ReplaceAll(tail, "T0", "Tree"), ""},
 		{"slow pattern", msgHead + "        x: {type: string, pattern: \"^(a+)+$\"}\n",
 			"f.yaml:7:36: warning BQ037: pattern of field \"x\" can backtrack catastrophically"},
+		{"slow optional branch", msgHead + "        x: {type: string, pattern: \"^(a|a?)+$\"}\n",
+			"f.yaml:7:36: warning BQ037: pattern of field \"x\" can backtrack catastrophically in ECMA-262, PCRE and Java validators: \"a|a?\" are alternatives that can match the same text, under a quantifier"},
+		{"slow quantifier run", msgHead + "        x: {type: string, pattern: \"^\\\\d*\\\\d*\\\\d*\\\\d*\\\\d*\\\\d*x$\"}\n",
+			"f.yaml:7:36: warning BQ037: pattern of field \"x\" can backtrack catastrophically in ECMA-262, PCRE and Java validators: \"\\\\d*\\\\d*\\\\d*\\\\d*\\\\d*\\\\d*\" are 6 adjacent quantifiers that can match the same characters, so a failing match tries every way to split the text between them"},
 	}
 }
 
@@ -198,12 +202,18 @@ func TestTextControlCharacters(t *testing.T) {
 func TestSlowPattern(t *testing.T) {
 	t.Parallel()
 	slow := []string{`^(a+)+$`, `(a|a)*`, `(.*a){10}`, `(\d|\w)+`, `^(\w+\s?)*$`, `(x+x+)+y`, `(a|aa)*`, `(a*)*`,
-		`^([a-z]+ ?)+$`, `((a|a)b)*`, `(a+|b)*`, `(\w+\d+)+c`, `^(a{1,3})+$`, `(?:\s*,\s*)*`}
+		`^([a-z]+ ?)+$`, `((a|a)b)*`, `(a+|b)*`, `(\w+\d+)+c`, `^(a{1,3})+$`, `(?:\s*,\s*)*`,
+		// Issue 16: optional branches that repeat another branch, and runs of adjacent
+		// quantifiers over the same characters (polynomial of high degree).
+		`^(a|a?)+$`, `^(a?|a)*$`, `^(ab|a?b?)+$`, `^(\d|\d?\d)+$`, `^a*a*a*a*a*a*a*a*b$`, `^\d*\d*\d*\d*\d*\d*x$`,
+		`^(a*)(a*)(a*)b$`, `^\w+\w*\d+!$`, `^.*.*.*=$`, `^[a-z]*[a-m]+[h-z]*1$`}
 	fine := []string{`^[A-Z]{3}$`, `^[a-z0-9-]+$`, `^\+?[1-9]\d{1,14}$`, `^[^@\s]+@[^@\s]+\.[^@\s]+$`,
 		`^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$`, `(a|ab)*`, `(a*b)*`, `(\d{1,3}\.){3}\d{1,3}`, `[a-z]+(_[a-z]+)*`,
 		`(ab*)+b`, `^urn:babel:[a-z0-9-]+:[a-z0-9_-]+(\.[a-z0-9_-]+)*$`, `^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`,
 		`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`, `^\p{L}+( \p{L}+)*$`, `^(ab|ac)*$`,
-		`^([A-Z]{2})+$`, `(?:[a-z]{2}-)*[a-z]+`, `^\w+( \w+)*$`, `^([^a\n]*a){10}$`, ``, `a|b`, `[\]a-]+`}
+		`^([A-Z]{2})+$`, `(?:[a-z]{2}-)*[a-z]+`, `^\w+( \w+)*$`, `^([^a\n]*a){10}$`, ``, `a|b`, `[\]a-]+`,
+		`^\w+\s*\w*$`, `^[a-z]+[0-9]*[a-z]*$`, `^\d{1,3}\d{1,3}\d{1,3}$`, `^(ab|a)c$`, `^(a|b?)+$`, `^(?:[a-z]|[0-9])+$`,
+		`^\s*\S+\s*$`, `^[A-Z][a-z]*(?: [A-Z][a-z]*)*$`, `^(?:\+|00)[1-9][0-9]{6,14}$`}
 	for _, p := range slow {
 		if _, ok := slowPattern(p); !ok {
 			t.Errorf("%s: not flagged", p)

@@ -1,179 +1,82 @@
 package registry
 
 import (
-	"regexp"
-	"strings"
+	"context"
+	"strconv"
 	"testing"
+
+	"github.com/babelqueue/bqgen/internal/ecmare"
 )
 
-// Each case was checked against Go's regexp and Node 20 (new RegExp(p, "u"), as ajv
-// compiles patterns): the flagged ones either do not compile in ECMA-262 or match some
-// string differently.
-func TestPortableProblem(t *testing.T) {
+// patternDiags loads a registry whose one field has pattern p and returns the
+// diagnostics as "rule: message".
+func patternDiags(t *testing.T, p string) []string {
+	t.Helper()
+	src := "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      properties:\n        x: {type: string, pattern: " +
+		strconv.Quote(p) + "}\n"
+	_, ds, err := LoadFiles(context.Background(), map[string][]byte{"f.yaml": []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Rule+": "+d.Message)
+	}
+	return out
+}
+
+// TestPatternFindings: a pattern is ECMA-262 with the u flag; what RE2 cannot express
+// is BQ035, Unicode properties are BQ039, and the rest (., \s, \S, \u{…}) is accepted
+// and translated.
+func TestPatternFindings(t *testing.T) {
 	t.Parallel()
+	const f = `pattern of field "x" `
+	notECMA := f + "is not an ECMA-262 regular expression (JSON Schema's pattern, read with the u flag): "
 	for _, c := range []struct{ p, want string }{
-		// RE2-only syntax: ajv cannot compile these.
-		{`^\x{E9}$`, `\x{E9}`},
-		{`^\x{1F600}$`, `\x{1F600}`},
-		{`^\p{Greek}$`, `\p{Greek}`},
-		{`^[\p{Latin}0-9]$`, `\p{Latin}`},
-		{`^\pL$`, `\pL`},
-		{`^\p{^L}$`, `\p{^L}`},
-		{`a\z`, `\z`},
-		{`\Aa`, `\A`},
-		{`(?i)a`, `inline flags (?i)`},
-		{`(?i:a)b`, `inline flags (?i:…)`},
-		{`(?s).`, `inline flags (?s)`},
-		{`(?U)a+`, `inline flags (?U)`},
-		{`(?P<n>a)`, `(?P<name>…)`},
-		{`(?<1a>a)`, `group name starting with a digit`},
-		{`[[:alpha:]]`, `POSIX class [:alpha:]`},
-		{`[^[:^space:]x]`, `POSIX class [:^space:]`},
-		{`\Qa.b\E`, `\Q…\E`},
-		{`^\a$`, `\a`},
-		{`^\101$`, `octal escape \101`},
-		{`^\01$`, `octal escape \01`},
-		{`^\08$`, `octal escape \0`},
-		{`^\#$`, `escape \#`},
-		{`^\ $`, `escape \ `},
-		{`^\-$`, `escape \-`},
-		{`^[\&]$`, `escape \&`},
-		{`^[\d-z]$`, `class escape \d`},
-		{`^[\w-.]$`, `class escape \w`},
-		{`^[\s-a]$`, `class escape \s`},
-		{`^[]a]$`, `] first in a class`},
-		{`^[^]a]$`, `] first in a class`},
-		{`^a]$`, `lone ]`},
-		{`^a}$`, `lone }`},
-		{`^{$`, `{`},
-		{`^a{$`, `{`},
-		{`^a{,3}$`, `{,3}`},
-		{`^a{ 1}$`, `{`},
-		{`^a{01}$`, `{01}`},
-		{`^a{1,02}$`, `{1,02}`},
-		{`^*a`, `assertion ^*`},
-		{`a$?`, `assertion $?`},
-		{`\b+a`, `assertion \b+`},
-		{`a\B{2}`, `assertion \B{2}`},
-		// Accepted by both, read differently.
-		{`^\s$`, `\s`},
-		{`^\S+$`, `\S`},
-		{`^[\s]$`, `\s in the class [\s]`},
-		{`^[^\s]$`, `\s in the class [^\s]`},
-		{`^[\s\d]$`, `\s in the class`},
-		{`^[a\S]$`, `\S in the class`},
-		{`^.+@.+$`, `.`},
-		{`(a|.)`, `.`},
-		{`^\p{L}+$`, `\p{L}`},
-		{`^\p{Lu}$`, `\p{Lu}`},
-		{`^\P{N}$`, `\P{N}`},
-		{`^\p{C}$`, `\p{C}`},
-		// Portable: the same syntax and meaning in both.
-		{`^[A-Z][A-Z0-9-]*$`, ``},
-		{`^[^\n]+@[^\n]+$`, ``},
-		{`^[^\n\r]$`, ``},
-		{`^[\d\D]$`, ``},
-		{`^[\s\S]$`, ``},
-		{`^[\S\s\d]$`, ``},
-		{`^[ \t\n\r\f]$`, ``},
-		{`^[^ \t\n\r\f]+$`, ``},
-		{`^\xE9$`, ``},
-		{`^é😀$`, ``},
-		{`^[α-ω]+$`, ``},
-		{`^[A-Za-z\xC0-\xD6\xD8-\xF6\xF8-\xFF]+$`, ``},
-		{`^\p{Any}$`, ``},
-		{`^[\P{Any}a]$`, ``},
-		{`^\w+\b\d*\B$`, ``},
-		{`^a$`, ``},
-		{`^\t\n\r\f\v\0$`, ``},
-		{`^[\w-]$`, ``},
-		{`^[-\w]$`, ``},
-		{`^[a-z-0]$`, ``},
-		{`^[\-\]\[\^\\/]$`, ``},
-		{`^\.\*\+\?\(\)\[\]\{\}\|\/\^\$\\$`, ``},
-		{`^(?:a|b)(?<cc>[A-Z]{2})$`, ``},
-		{`^a{2}b{1,}c{0,3}?d*?e+?f??$`, ``},
-		{`^[[]$`, ``},
-		{`^[[:a]$`, ``},
-		{`^[&&--]$`, ``},
-		{`^#&:,'"<>=!@~%` + "`" + `$`, ``},
+		{`^.+$`, ""},
+		{`^.{1,50}$`, ""},
+		{`^\S+$`, ""},
+		{`^[^\s@]+@[^\s@]+$`, ""},
+		{`^\u{1F600}\u00e9\cJ$`, ""},
+		{`^[^]$`, ""},
+		{`^(?<cc>[A-Z]{2})$`, ""},
+		{`^a(?=b)`, "BQ035: " + f + "uses a lookahead (?=…) at character 3, which RE2 (Go's regexp) cannot express"},
+		{`(?<!x)y`, "BQ035: " + f + "uses a negative lookbehind (?<!…) at character 1, which RE2 (Go's regexp) cannot express"},
+		{`^(a)\1$`, "BQ035: " + f + "uses the backreference \\1 at character 5, which RE2 (Go's regexp) cannot express"},
+		{`^(?<q>['"]).*\k<q>$`, "BQ035: " + f + "uses the named backreference \\k<q> at character 14, which RE2 (Go's regexp) cannot express"},
+		{`^a{1001}$`, "BQ035: " + f + "uses the count {1001} at character 3, which is above 1000, the largest count RE2 (Go's regexp) accepts"},
+		{`(?i)^a$`, "BQ035: " + notECMA + "the group syntax (?i) at character 1 is not ECMA-262 (Node 20 has no inline flags or modifiers)"},
+		{`\Aa\z`, "BQ035: " + notECMA + "the escape \\A at character 1 is not an escape ECMA-262 knows with the u flag"},
+		{`^a{,3}$`, "BQ035: " + notECMA + "a lone { at character 3"},
+		{`^\p{Greek}$`, "BQ035: " + notECMA + "\\p{Greek} at character 2 is not a Unicode property ECMA-262 knows"},
+		{`^\p{Lu}[a-z]+$`, "BQ039: " + f + "uses the Unicode property escape \\p{Lu} (character 2), which each validator matches by its own Unicode tables: " + ecmare.UnicodeVersionNote()},
+		{`^é\p{Script=Greek}+$`, "BQ039: " + f + "uses the Unicode property escape \\p{Script=Greek} (character 3), which each validator matches by its own Unicode tables: " + ecmare.UnicodeVersionNote()},
 	} {
-		if _, err := regexp.Compile(c.p); err != nil {
-			t.Errorf("%q: not RE2: %v", c.p, err)
-			continue
-		}
-		pr := portableProblem(c.p)
-		switch {
-		case c.want == "" && pr != nil:
-			t.Errorf("%q: flagged %s, %s; want portable", c.p, pr.construct, pr.why)
-		case c.want != "" && pr == nil:
-			t.Errorf("%q: portable; want %q flagged", c.p, c.want)
-		case c.want != "" && !strings.Contains(pr.construct, c.want):
-			t.Errorf("%q: flagged %q; want %q", c.p, pr.construct, c.want)
-		case pr != nil && (pr.why == "" || pr.hint == ""):
-			t.Errorf("%q: no reason or hint: %+v", c.p, pr)
+		got := patternDiags(t, c.p)
+		if c.want == "" && len(got) != 0 || c.want != "" && (len(got) != 1 || got[0] != c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.p, got, c.want)
 		}
 	}
 }
 
-// The spellings the hints suggest are themselves portable.
-func TestPortableHints(t *testing.T) {
+// TestPatternExamples: examples are matched by the translation (BQ034), so an example
+// with an ideographic space fails `\S` as it fails in ajv, and a no-break space passes
+// `.`.
+func TestPatternExamples(t *testing.T) {
 	t.Parallel()
-	for _, p := range []string{`^\a$`, `^\p{L}$`, `^\p{Greek}$`, `^\101$`, `(?i)a`, `^[[:punct:]]$`,
-		`^[[:space:]]$`, `^[[:^alpha:]]$`, `^\x{7}$`, `^\x{E9}$`} {
-		pr := portableProblem(p)
-		if pr == nil {
-			t.Fatalf("%q: not flagged", p)
-		}
-		for _, h := range []string{pr.hint} {
-			for _, frag := range regexp.MustCompile(`\[[^\]]*(?:\\\][^\]]*)*\]|\\x[0-9A-F]{2}`).FindAllString(h, -1) {
-				if _, err := regexp.Compile(frag); err != nil {
-					continue // prose in brackets
-				}
-				if q := portableProblem(frag); q != nil {
-					t.Errorf("%q: hint %q suggests %q, which is not portable: %s", p, h, frag, q.construct)
-				}
-			}
-		}
+	src := "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      properties:\n" +
+		"        x: {type: string, pattern: \"^.+$\", examples: [\"a\\u00a0b\"]}\n" +
+		"        y: {type: string, pattern: \"^\\\\S+$\", examples: [\"a\\u3000b\"]}\n"
+	_, ds, err := LoadFiles(context.Background(), map[string][]byte{"f.yaml": []byte(src)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, want := range map[string]string{
-		"[:punct:]": "!-/:-@\\[-`{-~", "[:space:]": `\t\n\x0B\f\r `, "[:^alpha:]": "[^A-Za-z]",
-	} {
-		if h := posixHint(name); !strings.Contains(h, want) {
-			t.Errorf("posixHint(%s) = %q, want %q in it", name, h, want)
-		}
-		// The spelling means what Go's POSIX class means.
-		spelled := want
-		if !strings.HasPrefix(spelled, "[") {
-			spelled = "[" + spelled + "]"
-		}
-		goRe, ourRe := regexp.MustCompile(`^[`+name+`]$`), regexp.MustCompile(`^`+spelled+`$`)
-		for r := rune(0); r < 0x3000; r++ {
-			if s := string(r); goRe.MatchString(s) != ourRe.MatchString(s) {
-				t.Errorf("%s and %s differ on %U", name, spelled, r)
-				break
-			}
-		}
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Rule+": "+d.Message)
 	}
-}
-
-// ecmaNotSpaceRE2 is the complement of ecmaSpaceRE2.
-func TestECMASpaceSets(t *testing.T) {
-	t.Parallel()
-	sp := regexp.MustCompile(`^[` + ecmaSpaceRE2 + `]$`)
-	nsp := regexp.MustCompile(`^[` + ecmaNotSpaceRE2 + `]$`)
-	for _, r := range []rune{'\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2000, 0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF} {
-		if !sp.MatchString(string(r)) || nsp.MatchString(string(r)) {
-			t.Errorf("%U: want in ECMA-262's \\s only", r)
-		}
-	}
-	for r := rune(0); r < 0x10000; r++ {
-		if r >= 0xD800 && r <= 0xDFFF {
-			continue
-		}
-		if s := string(r); sp.MatchString(s) == nsp.MatchString(s) {
-			t.Errorf("%U: in both or neither of \\s and \\S", r)
-			break
-		}
+	want := `BQ034: example 1 of field "y" is invalid: $: "a\u3000b" does not match the pattern`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

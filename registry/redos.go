@@ -1,9 +1,10 @@
 package registry
 
 import (
-	"regexp/syntax"
+	"fmt"
 	"sort"
-	"unicode/utf8"
+
+	"github.com/babelqueue/bqgen/internal/ecmare"
 )
 
 // Slow-pattern detection (BQ037).
@@ -16,9 +17,9 @@ import (
 // the same characters — `^(a+)+$`, `^(\w+\s?)*$`, `(.*a){10}` — and an alternation under
 // a quantifier whose branches can match the same text — `(a|a)*`, `(\d|\w)+`, `(a|aa)*`.
 //
-// RE2's own parser simplifies alternations (`a|a` becomes `a`), so the pattern is parsed
-// here from its source: a small parser for the syntax BQ035 lets through (the common
-// subset of RE2 and ECMA-262), with each atom's character set taken from regexp/syntax.
+// RE2's own parser simplifies alternations (`a|a` becomes `a`), so the analysis runs on
+// the ECMA-262 syntax tree of internal/ecmare, with each atom's character set taken from
+// its RE2 translation (ECMA-262's `.` and `\s`).
 // The analysis is a heuristic on first and follow sets: it flags a repeated expression
 // R inside a loop when a character that starts R can also come right after R within the
 // loop, and an alternation in a loop whose fixed-text branches overlap. It has no false
@@ -31,8 +32,6 @@ const maxSlowPatternLen = 64 << 10
 
 // rset is a set of runes as sorted, non-overlapping, inclusive [lo, hi] pairs.
 type rset []rune
-
-var anyRunes = rset{0, utf8.MaxRune}
 
 func (a rset) intersects(b rset) bool {
 	i, j := 0, 0
@@ -100,195 +99,37 @@ const (
 	rrepeat            // subs[0] repeated min..max times
 )
 
-// rparser parses the source of a pattern RE2 and ECMA-262 both accept.
-type rparser struct {
-	p     string
-	i     int
-	depth int
-}
-
-func (rp *rparser) alt() *rnode {
-	start := rp.i
-	var branches []*rnode
-	for {
-		branches = append(branches, rp.concat())
-		if rp.i < len(rp.p) && rp.p[rp.i] == '|' {
-			rp.i++
-			continue
-		}
-		break
+// treeOf converts the ECMA-262 syntax tree of a pattern (internal/ecmare, unsimplified:
+// `a|a` stays two branches) into the analysis tree; each character node takes its set
+// from the translation, so `.` and `\s` have ECMA-262's meaning.
+func treeOf(n *ecmare.Node, depth int) *rnode {
+	out := &rnode{lo: n.Lo, hi: n.Hi}
+	if depth > 2000 { // ecmare bounds group nesting at 1000
+		out.op = rempty
+		return out
 	}
-	if len(branches) == 1 {
-		return branches[0]
+	switch n.Op {
+	case ecmare.OpChar:
+		out.op, out.set = ratom, rset(n.Runes())
+	case ecmare.OpAssert, ecmare.OpEmpty:
+		out.op = rempty
+	case ecmare.OpConcat, ecmare.OpAlt:
+		out.op = rconcat
+		if n.Op == ecmare.OpAlt {
+			out.op = ralt
+		}
+		for _, s := range n.Sub {
+			out.subs = append(out.subs, treeOf(s, depth+1))
+		}
+	case ecmare.OpGroup:
+		// A one-element sequence spanning the group: findings inside keep their own
+		// offsets (`a+` in `(a+)+`).
+		out.op, out.subs = rconcat, []*rnode{treeOf(n.Sub[0], depth+1)}
+	case ecmare.OpRepeat:
+		out.op, out.min, out.max = rrepeat, n.Min, n.Max
+		out.subs = []*rnode{treeOf(n.Sub[0], depth+1)}
 	}
-	return &rnode{op: ralt, subs: branches, lo: start, hi: rp.i}
-}
-
-func (rp *rparser) concat() *rnode {
-	start := rp.i
-	n := &rnode{op: rconcat, lo: start}
-	for rp.i < len(rp.p) && rp.p[rp.i] != '|' && rp.p[rp.i] != ')' {
-		a := rp.atom()
-		a = rp.quantifier(a)
-		n.subs = append(n.subs, a)
-	}
-	n.hi = rp.i
-	return n
-}
-
-func (rp *rparser) atom() *rnode {
-	start := rp.i
-	c := rp.p[rp.i]
-	switch c {
-	case '(':
-		rp.i++
-		// (?:…), (?<name>…), (?P<name>…): skip to the group's body.
-		if rp.i < len(rp.p) && rp.p[rp.i] == '?' {
-			rp.i++
-			if rp.i < len(rp.p) && rp.p[rp.i] == ':' {
-				rp.i++
-			} else {
-				for rp.i < len(rp.p) && rp.p[rp.i] != '>' {
-					rp.i++
-				}
-				rp.i++
-			}
-		}
-		rp.depth++
-		var body *rnode
-		if rp.depth > 1000 {
-			body = &rnode{op: rempty}
-			rp.i = len(rp.p)
-		} else {
-			body = rp.alt()
-		}
-		rp.depth--
-		if rp.i < len(rp.p) && rp.p[rp.i] == ')' {
-			rp.i++
-		}
-		body.lo, body.hi = start, rp.i
-		return body
-	case '^', '$':
-		rp.i++
-		return &rnode{op: rempty, lo: start, hi: rp.i}
-	case '[':
-		rp.i++
-		if rp.i < len(rp.p) && rp.p[rp.i] == '^' {
-			rp.i++
-		}
-		if rp.i < len(rp.p) && rp.p[rp.i] == ']' {
-			rp.i++
-		}
-		for rp.i < len(rp.p) && rp.p[rp.i] != ']' {
-			if rp.p[rp.i] == '\\' {
-				rp.i++
-			}
-			rp.i++
-		}
-		rp.i = min(rp.i+1, len(rp.p))
-	case '\\':
-		rp.i += 2
-		if rp.i-1 < len(rp.p) {
-			switch rp.p[rp.i-1] {
-			case 'p', 'P', 'x':
-				if rp.i < len(rp.p) && rp.p[rp.i] == '{' {
-					for rp.i < len(rp.p) && rp.p[rp.i] != '}' {
-						rp.i++
-					}
-					rp.i++
-				} else if rp.p[rp.i-1] == 'x' {
-					rp.i += 2
-				} else {
-					rp.i++
-				}
-			}
-		}
-		rp.i = min(rp.i, len(rp.p))
-	default:
-		_, size := utf8.DecodeRuneInString(rp.p[rp.i:])
-		rp.i += size
-	}
-	return atomNode(rp.p[start:rp.i], start, rp.i)
-}
-
-// atomNode makes a node for one atom's source text, with its character set from
-// regexp/syntax.
-func atomNode(src string, lo, hi int) *rnode {
-	n := &rnode{op: ratom, set: anyRunes, lo: lo, hi: hi}
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil {
-		return n
-	}
-	switch re.Op {
-	case syntax.OpLiteral:
-		if len(re.Rune) == 1 {
-			r := re.Rune[0]
-			n.set = rset{r, r}
-		}
-	case syntax.OpCharClass:
-		n.set = rset(re.Rune)
-		if len(n.set) == 0 {
-			n.set = nil
-		}
-	case syntax.OpAnyCharNotNL:
-		n.set = rset{0, '\n' - 1, '\n' + 1, utf8.MaxRune}
-	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpEndLine,
-		syntax.OpBeginText, syntax.OpEndText:
-		n.op, n.set = rempty, nil
-	}
-	return n
-}
-
-func (rp *rparser) quantifier(a *rnode) *rnode {
-	for rp.i < len(rp.p) {
-		lo, hi := 0, 0
-		switch rp.p[rp.i] {
-		case '*':
-			lo, hi = 0, -1
-			rp.i++
-		case '+':
-			lo, hi = 1, -1
-			rp.i++
-		case '?':
-			lo, hi = 0, 1
-			rp.i++
-		case '{':
-			j := rp.i + 1
-			num := func() (int, bool) {
-				k := j
-				v := 0
-				for j < len(rp.p) && rp.p[j] >= '0' && rp.p[j] <= '9' {
-					v = min(v*10+int(rp.p[j]-'0'), 100000)
-					j++
-				}
-				return v, j > k
-			}
-			n1, ok := num()
-			if !ok {
-				return a // a literal '{'
-			}
-			lo, hi = n1, n1
-			if j < len(rp.p) && rp.p[j] == ',' {
-				j++
-				n2, ok := num()
-				hi = -1
-				if ok {
-					hi = n2
-				}
-			}
-			if j >= len(rp.p) || rp.p[j] != '}' {
-				return a
-			}
-			rp.i = j + 1
-		default:
-			return a
-		}
-		if rp.i < len(rp.p) && rp.p[rp.i] == '?' { // lazy
-			rp.i++
-		}
-		a = &rnode{op: rrepeat, subs: []*rnode{a}, min: lo, max: hi, lo: a.lo, hi: rp.i}
-	}
-	return a
+	return out
 }
 
 // firstSet computes the characters that can start a match of n and whether n matches
@@ -334,28 +175,26 @@ type slowFinding struct {
 	why    string
 }
 
-// slowPattern reports whether p can backtrack catastrophically in a backtracking engine.
+// slowPattern reports whether the ECMA-262 pattern p can backtrack catastrophically in
+// a backtracking engine; a pattern that does not translate is not analysed.
 func slowPattern(p string) (slowFinding, bool) {
 	if len(p) > maxSlowPatternLen {
 		return slowFinding{}, false
 	}
-	rp := &rparser{p: p}
-	var root *rnode
-	for rp.i < len(p) {
-		// A stray ')' cannot happen in a pattern RE2 compiled; skip it defensively.
-		n := rp.alt()
-		if root == nil {
-			root = n
-		} else {
-			root = &rnode{op: rconcat, subs: []*rnode{root, n}, lo: 0, hi: rp.i}
-		}
-		if rp.i < len(p) {
-			rp.i++
-		}
-	}
-	if root == nil {
+	pat, err := ecmare.Parse(p)
+	if err != nil {
 		return slowFinding{}, false
 	}
+	return slowTree(pat.Root)
+}
+
+// slowTree is slowPattern on a parsed pattern; the finding's offsets are in its source.
+func slowTree(n *ecmare.Node) (slowFinding, bool) {
+	if n.Hi > maxSlowPatternLen {
+		return slowFinding{}, false
+	}
+	root := treeOf(n, 0)
+	sw := &seqWalker{budget: seqBudget}
 	var found *slowFinding
 	var walk func(n *rnode, follow rset, inLoop bool)
 	walk = func(n *rnode, follow rset, inLoop bool) {
@@ -364,6 +203,10 @@ func slowPattern(p string) (slowFinding, bool) {
 		}
 		switch n.op {
 		case rconcat:
+			if lo, hi, k := quantifierChain(n.subs); k > 0 {
+				found = &slowFinding{lo, hi, fmt.Sprintf("are %d adjacent quantifiers that can match the same characters, so a failing match tries every way to split the text between them", k)}
+				return
+			}
 			// follow of subs[i] = first(subs[i+1:]) ∪ (follow when subs[i+1:] is nullable)
 			fs := make([]rset, len(n.subs))
 			acc := follow
@@ -381,7 +224,7 @@ func slowPattern(p string) (slowFinding, bool) {
 			}
 		case ralt:
 			if inLoop {
-				if lo, hi, ok := ambiguousBranches(n.subs, follow); ok {
+				if lo, hi, ok := ambiguousBranches(sw, n.subs, follow); ok {
 					found = &slowFinding{lo, hi, "are alternatives that can match the same text, under a quantifier"}
 					return
 				}
@@ -420,58 +263,170 @@ func slowPattern(p string) (slowFinding, bool) {
 }
 
 // ambiguousBranches reports two branches of an alternation in a loop that can match
-// the same text: both fixed sequences of single characters, overlapping position by
-// position, the longer one's rest able to start the next iteration (follow).
-func ambiguousBranches(bs []*rnode, follow rset) (lo, hi int, ok bool) {
-	seqs := make([][]rset, len(bs))
+// the same text: among the texts of up to maxSeqLen characters each branch matches in
+// full (seqWalker.of), two of the same length that overlap position by position (`a` and
+// `a?`, `\d` and `\w`), or one that overlaps the start of a longer one whose next
+// character can start the next iteration (follow: `a` and `aa` in `(a|aa)*`).
+func ambiguousBranches(sw *seqWalker, bs []*rnode, follow rset) (lo, hi int, ok bool) {
+	seqs := make([][]seq, len(bs))
 	for i, b := range bs {
-		seqs[i] = fixedSeq(b)
+		seqs[i], _ = sw.of(b, maxSeqLen)
 	}
 	for i := range bs {
 		for j := i + 1; j < len(bs); j++ {
-			a, b := seqs[i], seqs[j]
-			if len(a) == 0 || len(b) == 0 {
-				continue
-			}
-			if len(a) > len(b) {
-				a, b = b, a
-			}
-			overlap := true
-			for k := range a {
-				if !a[k].intersects(b[k]) {
-					overlap = false
-					break
+			for _, a := range seqs[i] {
+				for _, b := range seqs[j] {
+					if seqsAmbiguous(a, b, follow) {
+						return bs[i].lo, bs[j].hi, true
+					}
 				}
-			}
-			if !overlap {
-				continue
-			}
-			if len(a) == len(b) || b[len(a)].intersects(follow) {
-				return bs[i].lo, bs[j].hi, true
 			}
 		}
 	}
 	return 0, 0, false
 }
 
-// fixedSeq returns the character sets of a branch made of single characters only
-// (`a`, `ab`, `\d`, `[a-z]x`), or nil.
-func fixedSeq(n *rnode) []rset {
-	switch n.op {
+// seqsAmbiguous reports whether two texts (as sets per character) can be the same
+// iteration's text, or the shorter the start of the longer with the rest starting the
+// next iteration.
+func seqsAmbiguous(a, b seq, follow rset) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for k := range a {
+		if !a[k].intersects(b[k]) {
+			return false
+		}
+	}
+	return len(a) == len(b) || b[len(a)].intersects(follow)
+}
+
+// seq is a text as the set of each of its characters.
+type seq []rset
+
+// maxSeqLen and maxSeqs bound seqsOf: branches are compared on their texts of up to 4
+// characters, and a branch with more than 256 of them is not compared.
+const (
+	maxSeqLen = 4
+	maxSeqs   = 256
+)
+
+// seqBudget bounds the work of all text enumerations of one pattern (calls of
+// seqWalker.of): past it, alternations are not compared (no finding).
+const seqBudget = 200_000
+
+// seqWalker enumerates branch texts under a budget shared by the whole analysis.
+type seqWalker struct{ budget int }
+
+// of returns the texts of at most n characters that node matches in full (the empty
+// text included when it is nullable); ok is false when there are more than maxSeqs or
+// the budget is spent (the list is then incomplete).
+func (sw *seqWalker) of(node *rnode, n int) ([]seq, bool) {
+	if sw.budget--; sw.budget < 0 {
+		return nil, false
+	}
+	switch node.op {
 	case ratom:
-		return []rset{n.set}
-	case rconcat:
-		var out []rset
-		for _, s := range n.subs {
-			switch s.op {
-			case ratom:
-				out = append(out, s.set)
-			case rempty:
-			default:
-				return nil
+		if len(node.set) == 0 || n < 1 {
+			return nil, true
+		}
+		return []seq{{node.set}}, true
+	case rempty:
+		return []seq{{}}, true
+	case ralt:
+		var out []seq
+		for _, s := range node.subs {
+			ss, ok := sw.of(s, n)
+			out = append(out, ss...)
+			if !ok || len(out) > maxSeqs {
+				return out, false
 			}
 		}
-		return out
+		return out, true
+	case rconcat:
+		out := []seq{{}}
+		for _, s := range node.subs {
+			var ok bool
+			if out, ok = sw.then(out, s, n); !ok {
+				return out, false
+			}
+		}
+		return out, true
+	case rrepeat:
+		var out []seq
+		cur := []seq{{}}
+		for k := 0; k <= n+1 && len(cur) > 0; k++ {
+			if k >= node.min && (node.max < 0 || k <= node.max) {
+				out = append(out, cur...)
+			}
+			if node.max >= 0 && k >= node.max || len(out) > maxSeqs {
+				break
+			}
+			var ok bool
+			if cur, ok = sw.then(cur, node.subs[0], n); !ok {
+				return out, false
+			}
+		}
+		return out, len(out) <= maxSeqs
 	}
-	return nil
+	return nil, false
+}
+
+// then extends every text of pre by every text of node, keeping those of at most n
+// characters.
+func (sw *seqWalker) then(pre []seq, node *rnode, n int) ([]seq, bool) {
+	var out []seq
+	for _, p := range pre {
+		tails, ok := sw.of(node, n-len(p))
+		if !ok {
+			return out, false
+		}
+		for _, t := range tails {
+			out = append(out, append(append(seq(nil), p...), t...))
+			if len(out) > maxSeqs {
+				return out, false
+			}
+		}
+	}
+	return out, true
+}
+
+// minChain is the number of adjacent variable quantifiers over shared characters from
+// which BQ037 flags a concatenation: a failing match tries every way to split the text
+// between them, so the time grows as the text's length to that power.
+const minChain = 3
+
+// quantifierChain finds minChain or more adjacent items of a concatenation, each an
+// unbounded (or widely bounded) repetition whose characters overlap the next one's
+// (`a*a*a*`, `\d*\d+\d*`), and returns the span of the longest run.
+func quantifierChain(subs []*rnode) (lo, hi, n int) {
+	run, best := 0, 0
+	var bestLo, bestHi, runLo int
+	var prev rset
+	for _, s := range subs {
+		for s.op == rconcat && len(s.subs) == 1 { // a group around one item
+			s = s.subs[0]
+		}
+		if s.op != rrepeat || !(s.max < 0 || s.max-s.min >= 16) {
+			run = 0
+			continue
+		}
+		f, _ := firstSet(s.subs[0])
+		if run > 0 && f.intersects(prev) {
+			run++
+		} else {
+			run, runLo = 1, s.lo
+		}
+		prev = f
+		if run > best {
+			best, bestLo, bestHi = run, runLo, s.hi
+		}
+	}
+	if best < minChain {
+		return 0, 0, 0
+	}
+	return bestLo, bestHi, best
 }

@@ -28,6 +28,8 @@ const (
 	RuleText         = "BQ036"
 	RuleSlowPattern  = "BQ037"
 	RuleUniqueItems  = "BQ038"
+	// RuleUnicodeProperty: a pattern's Unicode property escape (docs/patterns.md).
+	RuleUnicodeProperty = "BQ039"
 )
 
 // Rule describes one rule of the catalogue.
@@ -150,15 +152,15 @@ var rules = []Rule{
 		Hint:        "fix the example or the schema",
 		Silenceable: true},
 	{ID: RulePattern, Severity: SeverityError,
-		Title:  "pattern not valid in both RE2 and ECMA-262, or read differently by them (\\s, ., \\p{…})",
-		Source: "docs/decisions.md#patterns; JSON Schema pattern",
-		Hint:   "use the common subset: no lookaround, backreferences, inline flags, \\x{…}, \\A or \\z; spell \\s as [ \\t\\n\\r\\f], . as [^\\n], \\p{…} as explicit ranges"},
+		Title:  "pattern that is not an ECMA-262 regular expression (u flag), or that uses what RE2 cannot express: lookahead, lookbehind, backreferences, counts above 1000",
+		Source: "JSON Schema pattern (ECMA-262); docs/patterns.md; docs/decisions.md#patterns",
+		Hint:   "write the pattern as JavaScript reads it with the u flag (escape a literal { } ] as \\{ \\} \\]); rewrite lookaround and backreferences as plain alternatives, or check the condition in code"},
 	{ID: RuleText, Severity: SeverityError,
 		Title:  "bidirectional-override or control character in text that reaches generated code, schemas or docs",
 		Source: "docs/hardening.md#text-that-reaches-output (Trojan Source, CVE-2021-42574)",
 		Hint:   "remove the invisible character"},
 	{ID: RuleSlowPattern, Severity: SeverityWarning,
-		Title:       "pattern that backtracks catastrophically in ECMA-262 and other backtracking engines: a variable quantifier nested in another whose repetitions can match the same characters, or overlapping alternatives under a quantifier",
+		Title:       "pattern that backtracks catastrophically in ECMA-262 and other backtracking engines: a variable quantifier nested in another whose repetitions can match the same characters, overlapping alternatives under a quantifier (an optional branch included), or three or more adjacent quantifiers over the same characters",
 		Source:      "docs/hardening.md#bq037-slow-patterns; JSON Schema pattern (ReDoS)",
 		Hint:        "make every character matchable one way only: `^a+$` instead of `^(a+)+$`, `[ab]` instead of `(a|b)`, `^\\w+( \\w+)*$` instead of `^(\\w+\\s?)*$`",
 		Silenceable: true},
@@ -166,6 +168,11 @@ var rules = []Rule{
 		Title:  "uniqueItems over items that generated code cannot compare as JSON Schema does: open objects (keys it does not know are dropped) or numbers (compared as doubles, not as exact decimals)",
 		Source: "JSON Schema uniqueItems; docs/decisions.md#agreement-domain (every validator must agree)",
 		Hint:   "drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers"},
+	{ID: RuleUnicodeProperty, Severity: SeverityWarning,
+		Title:       "pattern with a Unicode property escape (\\p{…}): each validator matches by the Unicode version of its own tables",
+		Source:      "JSON Schema pattern (ECMA-262); docs/patterns.md",
+		Hint:        "list the ranges you accept when characters assigned in recent Unicode versions matter, or silence the warning with a reason",
+		Silenceable: true},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

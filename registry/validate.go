@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -41,6 +42,7 @@ func formatSchema() (root, msg *jsonschema.Schema, err error) {
 			return
 		}
 		c := jsonschema.NewCompiler()
+		c.UseRegexpEngine(ecmare.JSONSchemaEngine) // as editors read the format's patterns
 		if err := c.AddResource(schemaURL, doc); err != nil {
 			compileErr = err
 			return

@@ -8,7 +8,7 @@ import (
 	"regexp"
 )
 
-// The patterns of this package's schemas, compiled once.
+// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
 var (
 	pattern0 = regexp.MustCompile("^[A-Z]{2}$")
 )

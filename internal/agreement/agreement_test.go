@@ -17,6 +17,7 @@ import (
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/golang"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
@@ -379,6 +380,7 @@ func runJSONSchema(t *testing.T, schemas map[string][]byte, corpus []Instance) [
 	t.Helper()
 	c := js.NewCompiler()
 	c.AssertFormat()
+	c.UseRegexpEngine(ecmare.JSONSchemaEngine) // as bqgen validate reads pattern
 	ids := map[string]string{}
 	keys := make([]string, 0, len(schemas))
 	for k := range schemas {

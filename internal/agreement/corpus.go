@@ -17,6 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -809,7 +810,7 @@ func formatExpect(f, str string) Expect {
 }
 
 // stringExpect is the verdict of str under the string schema s: code-point lengths,
-// the pattern read by RE2 (which BQ035 makes read as ECMA-262 does), enum, format.
+// the pattern read as ECMA-262 (its RE2 translation, internal/ecmare), enum, format.
 func (g *gen) stringExpect(s *model.Schema, str string) Expect {
 	n := int64(utf8.RuneCountInString(str))
 	ok := (s.MinLength == nil || n >= *s.MinLength) && (s.MaxLength == nil || n <= *s.MaxLength)
@@ -916,6 +917,13 @@ func (g *gen) stringCandidates(s *model.Schema) []string {
 		base := g.sampleString(s).(string)
 		out = append(out, "", "!", base+"!", "!"+base, "\n"+base, base+"\n", strings.ToLower(base), strings.ToUpper(base),
 			"Ä"+base, base+emoji, strings.Repeat(base, 2))
+		// Where RE2 and ECMA-262 read the same spelling differently: the translation
+		// (internal/ecmare) must give ajv's verdict.
+		mid := utf8.RuneCountInString(base) / 2
+		for _, c := range dialectChars {
+			r := []rune(base)
+			out = append(out, c, base+c, c+base, string(r[:mid])+c+string(r[mid:]))
+		}
 	}
 	if s.Format == "email" && s.MaxLength != nil {
 		for _, n := range lens {
@@ -926,6 +934,12 @@ func (g *gen) stringCandidates(s *model.Schema) []string {
 	}
 	return out
 }
+
+// dialectChars are the characters on which RE2's and ECMA-262's readings of `.`, `\s`,
+// `\S`, `$` and `\w` differ: line terminators (\r, U+2028, U+2029), ECMA-262's extra
+// spaces (\v, U+00A0, U+FEFF, U+3000), an astral character (one code point, two UTF-16
+// units), and characters neither reads as a space (U+0085, U+200B).
+var dialectChars = []string{"\r", "\n", "\u2028", "\u2029", "\u00a0", "\ufeff", "\u3000", "\v", emoji, "\u0085", "\u200b", "é"}
 
 // emailOfLength returns a plain address of exactly n characters, or "".
 func emailOfLength(n int) string {
@@ -1209,11 +1223,12 @@ func numberLiterals(s *model.Schema) []string {
 
 var patterns sync.Map // pattern → *regexp.Regexp
 
+// compilePattern compiles the ECMA-262 pattern p as bqgen reads it (internal/ecmare).
 func compilePattern(p string) (*regexp.Regexp, error) {
 	if re, ok := patterns.Load(p); ok {
 		return re.(*regexp.Regexp), nil
 	}
-	re, err := regexp.Compile(p)
+	re, err := ecmare.Compile(p)
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,12 @@ package agreement
 import (
 	"regexp/syntax"
 	"strings"
+
+	"github.com/babelqueue/bqgen/internal/ecmare"
 )
 
-// patternSample returns a string matched by the RE2 pattern p (which bqgen requires to
-// read the same in ECMA-262, rule BQ035), repeating each repetition extra times more
+// patternSample returns a string matched by the ECMA-262 pattern p (built from its RE2
+// translation, internal/ecmare), repeating each repetition extra times more
 // than its minimum where its maximum allows; ok is false for constructs it does not
 // know (the caller then needs an example). Every class contributes a letter or digit
 // it holds (else its first rune); alternations their first branch.
@@ -21,7 +23,11 @@ func patternOverflow(p string, extra int) (string, bool) {
 }
 
 func patternString(p string, extra int, capped bool) (string, bool) {
-	re, err := syntax.Parse(p, syntax.Perl)
+	re2, err := ecmare.Translate(p)
+	if err != nil {
+		return "", false
+	}
+	re, err := syntax.Parse(re2, syntax.Perl)
 	if err != nil {
 		return "", false
 	}

@@ -12,6 +12,7 @@ import (
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/babelqueue/bqgen/internal/diff"
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/asyncapi"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/model"
@@ -62,6 +63,7 @@ func FuzzEmitSchemas(f *testing.F) {
 				t.Fatalf("draft %s: Emit: %v", draft, err)
 			}
 			c := js.NewCompiler()
+			c.UseRegexpEngine(ecmare.JSONSchemaEngine) // pattern is ECMA-262 (docs/patterns.md)
 			var ids []string
 			for _, file := range files {
 				doc, err := js.UnmarshalJSON(bytes.NewReader(file.Content))

@@ -50,6 +50,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 )
 
@@ -1208,7 +1209,7 @@ var canonicalInt = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 // The pattern matches an interval of integers, so once one member is known, binary
 // search finds both ends; the result is checked by regenerating the pattern.
 func rangeOfPattern(p string) (int64, int64, bool) {
-	re, err := regexp.Compile(p)
+	re, err := ecmare.Compile(p) // an ECMA-262 pattern (docs/patterns.md)
 	if err != nil {
 		return 0, 0, false
 	}

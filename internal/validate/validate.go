@@ -28,6 +28,7 @@ import (
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -100,6 +101,7 @@ func (v *Validator) dataSchema(urn string) (*js.Schema, error) {
 	}
 	c := js.NewCompiler()
 	c.AssertFormat()
+	c.UseRegexpEngine(ecmare.JSONSchemaEngine) // pattern is ECMA-262 (docs/patterns.md)
 	id := v.opts.ID(name)
 	if err := c.AddResource(id, doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

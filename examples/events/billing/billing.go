@@ -20,7 +20,7 @@ const (
 	RefundIssuedURN     = "urn:babel:billing:refund.issued"
 )
 
-// The patterns of this package's schemas, compiled once.
+// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
 var (
 	pattern0 = regexp.MustCompile("^[0-9]{4}$")
 )

@@ -19,7 +19,7 @@ const (
 	PushSentURN         = "urn:babel:notifications:push.sent"
 )
 
-// The patterns of this package's schemas, compiled once.
+// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
 var (
 	pattern0 = regexp.MustCompile("^[a-z]{2}(-[A-Z]{2})?$")
 )

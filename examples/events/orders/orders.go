@@ -22,7 +22,7 @@ const (
 	ShipURN      = "urn:babel:orders:ship"
 )
 
-// The patterns of this package's schemas, compiled once.
+// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
 var (
 	pattern0 = regexp.MustCompile("^[A-Z0-9-]{3,32}$")
 )

@@ -20,7 +20,6 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -392,7 +392,7 @@ func (g *gen) check() error {
 				errs = append(errs, fmt.Errorf("golang: %s %s: %s without its element schema", what, p, s.Kind))
 			}
 			if s.Pattern != "" {
-				if _, err := regexp.Compile(s.Pattern); err != nil {
+				if _, err := ecmare.Compile(s.Pattern); err != nil {
 					errs = append(errs, fmt.Errorf("golang: %s %s: pattern: %w", what, p, err))
 				} else if g.names.Patterns[pkg][s.Pattern] == "" {
 					errs = append(errs, fmt.Errorf("golang: %s %s: pattern not planned", what, p))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -134,9 +135,10 @@ func (g *gen) patternVars(f *jen.File) {
 	}
 	defs := make([]jen.Code, len(pats))
 	for i, p := range pats {
-		defs[i] = jen.Id(m[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
+		re2, _ := ecmare.Translate(p) // check has translated every pattern
+		defs[i] = jen.Id(m[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(re2))
 	}
-	f.Comment("The patterns of this package's schemas, compiled once.")
+	f.Comment("The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.")
 	f.Var().Defs(defs...)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/outdir"
@@ -166,6 +167,7 @@ func compiled(t *testing.T, files []outdir.File) map[string]*js.Schema {
 	t.Helper()
 	c := js.NewCompiler()
 	c.AssertFormat()
+	c.UseRegexpEngine(ecmare.JSONSchemaEngine) // pattern is ECMA-262 (docs/patterns.md)
 	ids := map[string]string{}
 	for _, f := range files {
 		if f.Name == RegistryFile {
