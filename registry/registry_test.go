@@ -499,6 +499,13 @@ func FuzzLoad(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	for _, tc := range hostileCases() {
+		if len(tc.src) <= 64<<10 {
+			f.Add([]byte(tc.src))
+		}
+	}
+	f.Add(hugeExponentRegistry(20, "!!float 1e999999"))
+	f.Add(hugeExponentRegistry(20, "1e-999999"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		reg, ds, err := LoadFiles(context.Background(), map[string][]byte{"f.yaml": data})
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -482,52 +481,35 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 			c.nonFinite(n, n.Value)
 			return
 		}
-		t.kind = tNum
-		plain := strings.ReplaceAll(n.Value, "_", "")
-		r, ok := new(big.Rat).SetString(strings.TrimPrefix(plain, "+"))
-		if !ok {
-			if f, err := strconv.ParseFloat(plain, 64); errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
-				// !!float 1e99999999: beyond what big.Rat accepts, and a double's range.
-				t.kind, t.bad = tNull, true
-				c.nonFinite(n, n.Value)
-				return
-			}
-			t.kind = tStr
-			t.str = n.Value
-			return
-		}
-		if f, _ := r.Float64(); math.IsInf(f, 0) {
-			t.kind, t.bad = tNull, true
-			c.nonFinite(n, n.Value)
-			return
-		}
-		if r.IsInt() {
-			t.num = json.Number(r.Num().String())
-		} else {
-			f, _ := strconv.ParseFloat(plain, 64)
-			shortest := strconv.FormatFloat(f, 'g', -1, 64)
-			if exact, _ := new(big.Rat).SetString(shortest); exact.Cmp(r) != 0 {
-				// 1e-400 reads as 0 and 0.1000000000000000000001 as 0.1: every validator
-				// compares against the double, so the registry must say what they enforce.
-				t.kind, t.bad = tNull, true
-				c.inexact(n, n.Value, shortest)
-				return
-			}
-			t.num = json.Number(shortest)
-		}
+		c.number(n, t, strings.ReplaceAll(n.Value, "_", ""))
 	default:
 		t.kind = tStr
 		t.str = n.Value
 		// yaml.v3 resolves a plain number that overflows a double (1e400) to a string.
 		if n.Style == 0 {
-			plain := strings.ReplaceAll(n.Value, "_", "")
-			if yamlFloatRe.MatchString(plain) {
-				if _, err := strconv.ParseFloat(plain, 64); err != nil {
-					t.kind, t.bad, t.str = tNull, true, ""
-					c.nonFinite(n, n.Value)
-				}
+			if plain := strings.ReplaceAll(n.Value, "_", ""); yamlFloatRe.MatchString(plain) {
+				c.number(n, t, plain)
 			}
 		}
+	}
+}
+
+// number fills t from the decimal literal text of n (readNumber), reporting a value
+// beyond a double or one a double cannot carry (BQ023); a literal that is not a
+// decimal stays a string.
+func (c *converter) number(n *yaml.Node, t *tnode, text string) {
+	num, double, class := readNumber(text)
+	switch class {
+	case numExact:
+		t.kind, t.num, t.str = tNum, num, ""
+	case numInfinite:
+		t.kind, t.bad, t.str = tNull, true, ""
+		c.nonFinite(n, n.Value)
+	case numInexact:
+		t.kind, t.bad, t.str = tNull, true, ""
+		c.inexact(n, n.Value, double)
+	default:
+		t.kind, t.str = tStr, n.Value
 	}
 }
 
