@@ -38,6 +38,9 @@ type loader struct {
 	// with thousands of unknown names among thousands of candidates would otherwise
 	// spend minutes on edit distances. Past maxSuggestWork, diagnostics come without.
 	suggestWork int
+	// exampleNodes holds the `examples` list of each schema that has one, for hints
+	// about how YAML read an invalid example (readingHint).
+	exampleNodes map[*model.Schema]*tnode
 }
 
 // maxSuggestWork bounds the did-you-mean comparisons of one load.
@@ -90,6 +93,8 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		types:    map[string]*model.NamedType{},
 		fileLint: map[string]*model.Lint{},
 		lintOf:   map[*model.Lint]*lintBlock{},
+
+		exampleNodes: map[*model.Schema]*tnode{},
 	}
 	// A pipeline: GOMAXPROCS workers parse each file and check it against the format
 	// schema (most of the work), while this goroutine merges the checked files into
@@ -442,6 +447,7 @@ func (l *loader) message(e tentry) *model.Message {
 		m.Queue = model.URNContext(m.URN)
 	}
 	m.Deprecation = deprecation(n.val("deprecated"))
+	l.boolWord(n.val("deprecated"), "deprecated")
 	m.Supersedes = strVal(n.val("supersedes"))
 	m.Data = l.schema(n.val("data"), fmt.Sprintf("the data of message %q", e.key), true)
 	return m
@@ -452,6 +458,21 @@ func strVal(n *tnode) string {
 		return ""
 	}
 	return n.str
+}
+
+// boolWord reports a plain yes/no/on/off word where key takes true, false or a text
+// (deprecated, x-gdpr-sensitive): YAML 1.2 reads the word as the text, YAML 1.1 tools
+// as a boolean, which the author likely meant (BQ040).
+func (l *loader) boolWord(n *tnode, key string) {
+	if n == nil || !n.plain || n.kind != tStr {
+		return
+	}
+	r, ok := yaml11Reading(n.str)
+	if !ok || r.kind != "boolean" {
+		return
+	}
+	l.report(n.pos, RuleYAML11, fmt.Sprintf("%s: %s is the text %q in YAML 1.2; YAML 1.1 tools read it as %s", key, n.str, n.str, r.value),
+		fmt.Sprintf("write %s: %s for the flag, or quote %q if it is the text", key, r.value, n.str))
 }
 
 func deprecation(n *tnode) *model.Deprecation {
@@ -572,6 +593,8 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		s.Nullable = v.b
 	}
 	s.Deprecation = deprecation(n.val("deprecated"))
+	l.boolWord(n.val("deprecated"), "deprecated")
+	l.boolWord(n.val("x-gdpr-sensitive"), "x-gdpr-sensitive")
 	if v := n.val("x-gdpr-sensitive"); v != nil {
 		switch {
 		case v.kind == tStr:
@@ -581,6 +604,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		}
 	}
 	if v := n.val("examples"); v != nil {
+		l.exampleNodes[s] = v
 		s.Examples = []any{}
 		for _, it := range v.items {
 			s.Examples = append(s.Examples, plainValue(it))
@@ -720,6 +744,14 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		}
 	}
 	return s
+}
+
+// article is "a" or "an" for word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 func contains(xs []string, x string) bool {
@@ -897,12 +929,13 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 				out = append(out, it.b)
 				continue
 			}
-			l.report(it.pos, RuleBoolean, fmt.Sprintf("enum value %s of boolean %s is not true or false", jsonText(it.toJSON()), what),
-				"a boolean is JSON true or false, never 0/1 or \"yes\"/\"no\"; write `enum: [true]` or drop the enum")
+			l.report(it.pos, RuleBoolean, fmt.Sprintf("enum value %s of boolean %s is not true or false", shown(it), what),
+				joinHint("a boolean is JSON true or false, never 0/1 or \"yes\"/\"no\"; write `enum: [true]` or drop the enum", readingHint(it, "boolean")))
 			continue
 		}
-		l.report(it.pos, RuleFormat, fmt.Sprintf("enum value %s of %s is not %s", jsonText(it.toJSON()), what, bad),
-			fmt.Sprintf("every enum value of a %s field must be %s", s.Kind, bad))
+		want := map[string]string{"a string": "string", "an integer": "integer", "a number": "number"}[bad]
+		l.report(it.pos, RuleFormat, fmt.Sprintf("enum value %s of %s is not %s", shown(it), what, bad),
+			joinHint(fmt.Sprintf("every enum value of %s %s field must be %s", article(string(s.Kind)), s.Kind, bad), readingHint(it, want)))
 	}
 	return out
 }

@@ -399,17 +399,23 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a string; time is Unix milliseconds typed timestamp, never a formatted string", what),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC); a calendar date without time stays {type: string, format: date}", yamlKey(name)))
 	}
+	exs := l.exampleNodes[s]
 	for i, ex := range s.Examples {
+		node := exs.item(i)
 		if s.Kind == model.Boolean && ex != nil {
 			if _, ok := ex.(bool); !ok {
-				l.report(keyPos(s, "examples", pos), RuleBoolean, fmt.Sprintf("example %d of %s is %s, not true or false", i+1, what, jsonText(ex)),
-					"write the example as true or false")
+				text := jsonText(ex)
+				if node != nil {
+					text = shown(node)
+				}
+				l.report(keyPos(s, "examples", pos), RuleBoolean, fmt.Sprintf("example %d of %s is %s, not true or false", i+1, what, text),
+					joinHint("write the example as true or false", readingHint(node, "boolean")))
 				continue
 			}
 		}
-		if err := checkExample(s, ex, "$", 0); err != "" {
-			l.report(keyPos(s, "examples", pos), RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, err),
-				"fix the example or the schema")
+		if pr := checkExample(s, ex, node, "$", 0); pr != nil {
+			l.report(keyPos(s, "examples", pos), RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, pr),
+				joinHint("fix the example or the schema", readingHint(pr.node, pr.want)))
 			continue
 		}
 		if p, v := secondsTimestamp(s, ex, "$", 0); p != "" {
@@ -644,23 +650,41 @@ var (
 
 const maxTimestamp = 8_640_000_000_000_000
 
-// checkExample validates an example value against s; it returns "" when v is valid,
-// else the first problem with its JSON path.
-func checkExample(s *model.Schema, v any, path string, depth int) string {
+// exampleProblem is why an example is not valid against its field: the JSON path of
+// the offending value (0-based indexes, as in JSON paths), what is wrong, and, for a
+// value of the wrong type, the YAML node that holds it and the JSON Schema type wanted
+// there (for readingHint).
+type exampleProblem struct {
+	path, msg string
+	node      *tnode
+	want      string
+}
+
+func (p *exampleProblem) String() string { return p.path + ": " + p.msg }
+
+// checkExample validates an example value against s; it returns nil when v is valid,
+// else the first problem. n is the YAML node v was read from, or nil.
+func checkExample(s *model.Schema, v any, n *tnode, path string, depth int) *exampleProblem {
 	if depth > 200 {
-		return ""
+		return nil
+	}
+	bad := func(format string, args ...any) *exampleProblem {
+		return &exampleProblem{path: path, msg: fmt.Sprintf(format, args...)}
+	}
+	wrongType := func(want, msg string) *exampleProblem {
+		return &exampleProblem{path: path, msg: msg, node: n, want: want}
 	}
 	if v == nil {
 		if s.Nullable {
-			return ""
+			return nil
 		}
-		return path + ": null is not allowed"
+		return bad("null is not allowed")
 	}
 	if s.Kind == model.Ref {
 		if s.Named == nil {
-			return ""
+			return nil
 		}
-		return checkExample(s.Named.Schema, v, path, depth+1)
+		return checkExample(s.Named.Schema, v, n, path, depth+1)
 	}
 	isInt := func(v any) (int64, bool) {
 		switch x := v.(type) {
@@ -693,39 +717,39 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 	case model.String:
 		str, ok := v.(string)
 		if !ok {
-			return path + ": want a string"
+			return wrongType("string", "want a string")
 		}
-		n := int64(utf8.RuneCountInString(str))
-		if s.MinLength != nil && n < *s.MinLength {
-			return fmt.Sprintf("%s: shorter than %d characters", path, *s.MinLength)
+		cnt := int64(utf8.RuneCountInString(str))
+		if s.MinLength != nil && cnt < *s.MinLength {
+			return bad("shorter than %d characters", *s.MinLength)
 		}
-		if s.MaxLength != nil && n > *s.MaxLength {
-			return fmt.Sprintf("%s: longer than %d characters", path, *s.MaxLength)
+		if s.MaxLength != nil && cnt > *s.MaxLength {
+			return bad("longer than %d characters", *s.MaxLength)
 		}
 		if s.Pattern != "" {
 			if re, err := compilePattern(s.Pattern); err == nil && !re.MatchString(str) {
-				return fmt.Sprintf("%s: %q does not match the pattern", path, str)
+				return bad("%q does not match the pattern", str)
 			}
 		}
 		if !inEnum() {
-			return fmt.Sprintf("%s: %q is not one of the enum values", path, str)
+			return bad("%q is not one of the enum values", str)
 		}
 		switch s.Format {
 		case "uuid":
 			if !uuidAnyRe.MatchString(str) {
-				return fmt.Sprintf("%s: %q is not a UUID", path, str)
+				return bad("%q is not a UUID", str)
 			}
 		case "date":
 			if _, err := time.Parse("2006-01-02", str); err != nil {
-				return fmt.Sprintf("%s: %q is not a date", path, str)
+				return bad("%q is not a date", str)
 			}
 		case "date-time":
 			if _, err := time.Parse(time.RFC3339Nano, str); err != nil {
-				return fmt.Sprintf("%s: %q is not a date-time", path, str)
+				return bad("%q is not a date-time", str)
 			}
 		case "email":
 			if !strings.Contains(str, "@") {
-				return fmt.Sprintf("%s: %q is not an email address", path, str)
+				return bad("%q is not an email address", str)
 			}
 		}
 	case model.Integer:
@@ -733,23 +757,23 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 		if s.Encoding == "string" {
 			str, ok := v.(string)
 			if !ok || !canonIntRe.MatchString(str) {
-				return path + ": want an integer in a string (canonical decimal)"
+				return wrongType("string", "want an integer in a string (canonical decimal)")
 			}
 			var err error
 			if i, err = strconv.ParseInt(str, 10, 64); err != nil {
-				return path + ": out of int64 range"
+				return bad("out of int64 range")
 			}
 		} else {
 			var ok bool
 			if i, ok = isInt(v); !ok {
-				return path + ": want an integer"
+				return wrongType("integer", "want an integer")
 			}
 		}
 		if s.IntFormat == "int32" && (i < math.MinInt32 || i > math.MaxInt32) {
-			return path + ": out of int32 range"
+			return bad("out of int32 range")
 		}
 		if msg := checkBounds(s, float64(i), i, true); msg != "" {
-			return path + ": " + msg
+			return bad("%s", msg)
 		}
 		if s.Enum != nil {
 			found := false
@@ -759,7 +783,7 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 				}
 			}
 			if !found {
-				return fmt.Sprintf("%s: %d is not one of the enum values", path, i)
+				return bad("%d is not one of the enum values", i)
 			}
 		}
 	case model.Number:
@@ -770,10 +794,10 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 		case float64:
 			f = x
 		default:
-			return path + ": want a number"
+			return wrongType("number", "want a number")
 		}
 		if msg := checkBounds(s, f, 0, false); msg != "" {
-			return path + ": " + msg
+			return bad("%s", msg)
 		}
 		if s.Enum != nil {
 			found := false
@@ -783,31 +807,31 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 				}
 			}
 			if !found {
-				return fmt.Sprintf("%s: %v is not one of the enum values", path, f)
+				return bad("%v is not one of the enum values", f)
 			}
 		}
 	case model.Boolean:
 		if _, ok := v.(bool); !ok {
-			return path + ": want true or false"
+			return wrongType("boolean", "want true or false")
 		}
 		if !inEnum() {
-			return path + ": not one of the enum values"
+			return bad("not one of the enum values")
 		}
 	case model.Object:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return path + ": want an object"
+			return wrongType("object", "want an object")
 		}
 		for _, p := range s.Properties {
 			pv, present := obj[p.Name]
 			if !present {
 				if p.Required {
-					return fmt.Sprintf("%s: missing required key %q", path, p.Name)
+					return bad("missing required key %q", p.Name)
 				}
 				continue
 			}
-			if msg := checkExample(p.Schema, pv, path+"."+p.Name, depth+1); msg != "" {
-				return msg
+			if pr := checkExample(p.Schema, pv, n.child(p.Name), path+"."+p.Name, depth+1); pr != nil {
+				return pr
 			}
 		}
 		if !s.AdditionalProperties {
@@ -822,26 +846,26 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 			}
 			for _, k := range keys {
 				if !known[k] {
-					return fmt.Sprintf("%s: unknown key %q", path, k)
+					return bad("unknown key %q", k)
 				}
 			}
 		}
 	case model.Array:
 		arr, ok := v.([]any)
 		if !ok {
-			return path + ": want an array"
+			return wrongType("array", "want an array")
 		}
-		n := int64(len(arr))
-		if s.MinItems != nil && n < *s.MinItems {
-			return fmt.Sprintf("%s: fewer than %d items", path, *s.MinItems)
+		cnt := int64(len(arr))
+		if s.MinItems != nil && cnt < *s.MinItems {
+			return bad("fewer than %d items", *s.MinItems)
 		}
-		if s.MaxItems != nil && n > *s.MaxItems {
-			return fmt.Sprintf("%s: more than %d items", path, *s.MaxItems)
+		if s.MaxItems != nil && cnt > *s.MaxItems {
+			return bad("more than %d items", *s.MaxItems)
 		}
 		for i, it := range arr {
 			if s.Items != nil {
-				if msg := checkExample(s.Items, it, fmt.Sprintf("%s[%d]", path, i), depth+1); msg != "" {
-					return msg
+				if pr := checkExample(s.Items, it, n.item(i), fmt.Sprintf("%s[%d]", path, i), depth+1); pr != nil {
+					return pr
 				}
 			}
 		}
@@ -850,7 +874,7 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 			for _, it := range arr {
 				k := jsonText(it)
 				if seen[k] {
-					return path + ": items are not unique"
+					return bad("items are not unique")
 				}
 				seen[k] = true
 			}
@@ -858,7 +882,7 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 	case model.Map:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return path + ": want an object"
+			return wrongType("object", "want an object")
 		}
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
@@ -867,34 +891,34 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if s.Values != nil {
-				if msg := checkExample(s.Values, obj[k], path+"."+k, depth+1); msg != "" {
-					return msg
+				if pr := checkExample(s.Values, obj[k], n.child(k), path+"."+k, depth+1); pr != nil {
+					return pr
 				}
 			}
 		}
 	case model.Money:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return path + `: want {"amount": <integer minor units>, "currency": "<ISO 4217>"}`
+			return wrongType("object", `want {"amount": <integer minor units>, "currency": "<ISO 4217>"}`)
 		}
 		if _, ok := isInt(obj["amount"]); !ok {
-			return path + ".amount: want an integer (minor units)"
+			return &exampleProblem{path: path + ".amount", msg: "want an integer (minor units)", node: n.child("amount"), want: "integer"}
 		}
 		if c, ok := obj["currency"].(string); !ok || !currencyRe.MatchString(c) {
-			return path + ".currency: want a three-letter ISO 4217 code"
+			return &exampleProblem{path: path + ".currency", msg: "want a three-letter ISO 4217 code", node: n.child("currency"), want: "string"}
 		}
 	case model.Timestamp:
 		i, ok := isInt(v)
 		if !ok || i < -maxTimestamp || i > maxTimestamp {
-			return path + ": want integer Unix milliseconds within ±8.64e15"
+			return wrongType("integer", "want integer Unix milliseconds within ±8.64e15")
 		}
 	case model.UUID:
 		str, ok := v.(string)
 		if !ok || !uuidRe.MatchString(str) {
-			return path + ": want a UUID in canonical lower-case form"
+			return wrongType("string", "want a UUID in canonical lower-case form")
 		}
 	}
-	return ""
+	return nil
 }
 
 func checkBounds(s *model.Schema, f float64, i int64, isInt bool) string {

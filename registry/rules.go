@@ -28,6 +28,7 @@ const (
 	RuleText         = "BQ036"
 	RuleSlowPattern  = "BQ037"
 	RuleUniqueItems  = "BQ038"
+	RuleYAML11       = "BQ040"
 )
 
 // Rule describes one rule of the catalogue.
@@ -165,6 +166,10 @@ var rules = []Rule{
 		Title:  "uniqueItems over items that generated code cannot compare as JSON Schema does: open objects (keys it does not know are dropped) or numbers (compared as doubles, not as exact decimals)",
 		Source: "JSON Schema uniqueItems; BRIEF §8 (every validator must agree)",
 		Hint:   "drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers"},
+	{ID: RuleYAML11, Severity: SeverityWarning,
+		Title:  "a value YAML 1.1 tools read otherwise than YAML 1.2, where the author may have meant the YAML 1.1 reading: an integer with a leading zero (0777), a yes/no/on/off word where true or false is allowed",
+		Source: "YAML 1.2 core schema; YAML 1.1 types (int, bool)",
+		Hint:   "write the value unambiguously: 777 or 0o777, true or \"yes\""},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

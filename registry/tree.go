@@ -38,11 +38,13 @@ type tnode struct {
 	str     string   // tStr
 	num     json.Number
 	b       bool
-	size    int  // nodes in the expanded subtree, this one included
-	height  int  // nesting depth of the expanded subtree
-	json    any  // memoised JSON value
-	bad     bool // a non-finite number (BQ023), reported and left out of the tree
-	shared  bool // on a file's root: some subtrees are shared (anchors were used)
+	size    int    // nodes in the expanded subtree, this one included
+	height  int    // nesting depth of the expanded subtree
+	json    any    // memoised JSON value
+	bad     bool   // a non-finite number (BQ023), reported and left out of the tree
+	plain   bool   // a plain scalar (not quoted, no tag): YAML 1.1 may read it otherwise
+	lit     string // the text of a plain scalar that is not a string (0777, 1e3, true)
+	shared  bool   // on a file's root: some subtrees are shared (anchors were used)
 
 	textChecked bool // checkText has visited this node (aliases share nodes)
 }
@@ -64,6 +66,22 @@ func (n *tnode) get(key string) *tentry {
 		}
 	}
 	return nil
+}
+
+// child is the value of key in the mapping n, or nil (also for a nil n).
+func (n *tnode) child(key string) *tnode {
+	if n == nil {
+		return nil
+	}
+	return n.val(key)
+}
+
+// item is the i-th item of the sequence n, or nil.
+func (n *tnode) item(i int) *tnode {
+	if n == nil || n.kind != tSeq || i >= len(n.items) {
+		return nil
+	}
+	return n.items[i]
 }
 
 // val returns the value of key, or nil.
@@ -436,67 +454,95 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 	return true
 }
 
-var (
-	yamlFloatRe = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	nonFinite   = map[string]bool{".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,
-		"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true}
-)
+var nonFinite = map[string]bool{".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,
+	"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true}
 
-// scalar fills t from a scalar node.
+// scalar fills t from a scalar node, resolved by the YAML 1.2 core schema (yaml12.go).
 func (c *converter) scalar(n *yaml.Node, t *tnode) {
-	tag := n.ShortTag()
-	if (tag == "!!int" || tag == "!!float" || (n.Style == 0 && tag == "!!str")) && len(n.Value) > MaxNumberLength {
-		if plain := strings.ReplaceAll(n.Value, "_", ""); len(plain) > MaxNumberLength &&
-			(tag != "!!str" || yamlFloatRe.MatchString(plain)) {
-			t.kind, t.bad = tNull, true
-			c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleLimit,
-				Message: fmt.Sprintf("number literal of %d characters; the limit is %d", len(plain), MaxNumberLength),
-				Hint:    "write the number with fewer digits; an int64 has at most 19 and a double needs at most 17 significant digits"})
-			return
-		}
+	tag, explicit := coreTag(n)
+	v := n.Value
+	t.plain = !explicit && n.Style == 0
+	if (tag == "!!int" || tag == "!!float") && len(v) > MaxNumberLength {
+		t.kind, t.bad = tNull, true
+		c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleLimit,
+			Message: fmt.Sprintf("number literal of %d characters; the limit is %d", len(v), MaxNumberLength),
+			Hint:    "write the number with fewer digits; an int64 has at most 19 and a double needs at most 17 significant digits"})
+		return
 	}
 	switch tag {
 	case "!!null":
+		if coreSpecial[v] != "!!null" {
+			c.badTag(n, t, "null", "write null, ~ or nothing")
+			return
+		}
 		t.kind = tNull
 	case "!!bool":
-		t.kind = tBool
-		t.b = strings.EqualFold(n.Value, "true")
+		if coreSpecial[v] != "!!bool" {
+			c.badTag(n, t, "boolean", "write true or false")
+			return
+		}
+		t.kind, t.b = tBool, v[0] == 't' || v[0] == 'T'
 	case "!!int":
-		t.kind = tNum
-		plain := strings.ReplaceAll(n.Value, "_", "")
-		bi, ok := new(big.Int).SetString(plain, 0)
-		if !ok && strings.HasPrefix(strings.TrimLeft(plain, "+-"), "0") {
-			// legacy octal without the 0o prefix is handled by base 0; anything else is odd
-			bi, ok = new(big.Int).SetString(plain, 10)
-		}
+		x, ok := coreInt(v)
 		if !ok {
-			t.kind = tStr
-			t.str = n.Value
+			c.badTag(n, t, "integer", "write a decimal integer (12), octal with 0o (0o14) or hexadecimal with 0x (0xC)")
 			return
 		}
-		t.num = json.Number(bi.String())
+		t.kind, t.num = tNum, json.Number(x.String())
+		c.leadingZero(n, v, x)
 	case "!!float":
-		if nonFinite[n.Value] {
+		if nonFinite[v] {
 			t.kind, t.bad = tNull, true
-			c.nonFinite(n, n.Value)
+			c.nonFinite(n, v)
 			return
 		}
-		c.number(n, t, strings.ReplaceAll(n.Value, "_", ""))
+		c.number(n, t, v)
 	default:
-		t.kind = tStr
-		t.str = n.Value
-		// yaml.v3 resolves a plain number that overflows a double (1e400) to a string.
-		if n.Style == 0 {
-			if plain := strings.ReplaceAll(n.Value, "_", ""); yamlFloatRe.MatchString(plain) {
-				c.number(n, t, plain)
-			}
-		}
+		t.kind, t.str = tStr, v
+	}
+	if t.plain && t.kind != tStr {
+		t.lit = v
 	}
 }
 
+// badTag reports an explicitly tagged scalar whose text the YAML 1.2 core schema does
+// not read as that tag (`!!int 0b101`, `!!bool yes`), and leaves the value out (BQ001).
+// The hint gives the YAML 1.1 reading when there is one.
+func (c *converter) badTag(n *yaml.Node, t *tnode, what, hint string) {
+	t.kind, t.bad, t.str = tNull, true, ""
+	if r, ok := yaml11Reading(n.Value); ok && r.why != "" && (r.kind == what || what == "number" && r.kind == "integer") {
+		hint = fmt.Sprintf("%s: write %s", r.why, r.value)
+	}
+	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleSyntax,
+		Message: fmt.Sprintf("%s %s is not a YAML 1.2 %s", n.ShortTag(), strconv.Quote(n.Value), what), Hint: hint})
+}
+
+// leadingZero reports an integer written with a leading zero (0777): YAML 1.2 reads it
+// as decimal, YAML 1.1 tools as octal (or, with an 8 or 9, as a string), so the author
+// may have meant another number than the one bqgen reads (BQ040).
+func (c *converter) leadingZero(n *yaml.Node, v string, x *big.Int) {
+	d := strings.TrimLeft(v, "+-")
+	if len(d) < 2 || d[0] != '0' || !isDigit(d[1]) {
+		return
+	}
+	other := "the string " + strconv.Quote(v)
+	octal := ""
+	if r, ok := yaml11Reading(v); ok && r.kind == "integer" {
+		if r.value == x.String() {
+			return // 00, 07: the same number either way
+		}
+		other = r.value + " (octal)"
+		if v[0] != '-' { // YAML 1.2 octal (0o) has no sign
+			octal = fmt.Sprintf(", write %s in octal as 0o%s", r.value, strings.TrimLeft(d, "0"))
+		}
+	}
+	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityWarning, Rule: RuleYAML11,
+		Message: fmt.Sprintf("%s is read as %s (YAML 1.2, decimal); YAML 1.1 tools read it as %s", v, x, other),
+		Hint:    fmt.Sprintf("drop the leading zero (%s)%s, or quote %s if it is text", x, octal, strconv.Quote(v))})
+}
+
 // number fills t from the decimal literal text of n (readNumber), reporting a value
-// beyond a double or one a double cannot carry (BQ023); a literal that is not a
-// decimal stays a string.
+// beyond a double or one a double cannot carry (BQ023).
 func (c *converter) number(n *yaml.Node, t *tnode, text string) {
 	num, double, class := readNumber(text)
 	switch class {
@@ -509,7 +555,7 @@ func (c *converter) number(n *yaml.Node, t *tnode, text string) {
 		t.kind, t.bad, t.str = tNull, true, ""
 		c.inexact(n, n.Value, double)
 	default:
-		t.kind, t.str = tStr, n.Value
+		c.badTag(n, t, "number", "write a decimal number (12, 1.5, 2.5e-3)")
 	}
 }
 

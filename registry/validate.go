@@ -571,6 +571,7 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		if len(loc) == 0 {
 			d.Hint = "a registry file is a YAML mapping with `version: 1` and `messages:`"
 		}
+		d.Hint = joinHint(d.Hint, readingHint(node, k.Want...))
 		return Diagnostics{d}
 	case *kind.Const:
 		d.Message = fmt.Sprintf("%s must be %s, not %s", subject, jsonText(k.Want), jsonText(k.Got))
