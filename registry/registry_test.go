@@ -377,7 +377,7 @@ func TestLimits(t *testing.T) {
 		want string
 	}{
 		{"depth", []byte(deep), `r.yaml:3:67: error BQ004: values are nested deeper than 64 levels`},
-		{"size", big, `r.yaml:1:1: error BQ004: file is 16777228 bytes; the limit is 16777216 bytes (16 MiB)`},
+		{"size", big, `r.yaml:1:1: error BQ004: file is 33554444 bytes; the limit is 33554432 bytes (32 MiB)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -94,38 +93,10 @@ func (n *tnode) val(key string) *tnode {
 
 // toJSON converts n to the values jsonschema/v6 validates: map[string]any, []any,
 // string, json.Number (exact), bool, nil.
-func (n *tnode) toJSON() any {
-	if n.json != nil {
-		return n.json
-	}
-	var v any
-	switch n.kind {
-	case tNull:
-		return nil
-	case tBool:
-		v = n.b
-	case tNum:
-		v = n.num
-	case tStr:
-		v = n.str
-	case tSeq:
-		a := make([]any, len(n.items))
-		for i, it := range n.items {
-			a[i] = it.toJSON()
-		}
-		v = a
-	case tMap:
-		m := make(map[string]any, len(n.entries))
-		for _, e := range n.entries {
-			m[e.key] = e.val.toJSON()
-		}
-		v = m
-	}
-	n.json = v
-	return v
-}
+func (n *tnode) toJSON() any { return plainJSON(n) }
 
-// plainJSON is toJSON without the memo, safe for concurrent use on a shared tree.
+// plainJSON is toJSON as a function; it only reads the tree, so it is safe for
+// concurrent use on a shared tree.
 func plainJSON(n *tnode) any {
 	switch n.kind {
 	case tBool:
@@ -254,15 +225,16 @@ func yamlDiag(name string, err error) Diagnostic {
 		Hint: "fix the YAML syntax; quote strings that contain `: ` or start with a special character"}
 }
 
-// converter turns a yaml.Node tree into a tnode tree, enforcing MaxNodes and MaxDepth
-// and reporting non-finite numbers (BQ023).
+// converter turns a yaml.Node tree into a tnode tree, enforcing MaxNodes (on what
+// aliases add) and MaxDepth and reporting non-finite numbers (BQ023).
 type converter struct {
-	file  string
-	done  map[*yaml.Node]*tnode // converted anchor targets
-	busy  map[*yaml.Node]bool   // anchors being converted
-	total int
-	diags Diagnostics
-	fatal bool
+	file string
+	done map[*yaml.Node]*tnode // converted anchor targets
+	busy map[*yaml.Node]bool   // anchors being converted
+	// expanded counts the YAML nodes that alias uses add (MaxNodes).
+	expanded int
+	diags    Diagnostics
+	fatal    bool
 	// section is the top-level key whose value is being converted: a key defined
 	// twice directly under "messages" or "types" is a duplicate URN or type (BQ013).
 	section string
@@ -301,9 +273,11 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 				return nil
 			}
 		}
-		c.total += t.size
-		if c.total > MaxNodes {
-			c.fail(n, fmt.Sprintf("alias *%s expands the file beyond %d YAML nodes", n.Value, MaxNodes),
+		// Budget what aliases add, not what the author wrote (the file size bounds
+		// that): every use of an alias adds its expanded subtree once more.
+		c.expanded += t.size
+		if c.expanded > MaxNodes {
+			c.fail(n, fmt.Sprintf("alias *%s makes the file's aliases expand to more than %d YAML nodes", n.Value, MaxNodes),
 				"reuse schemas through `types:` instead of YAML aliases")
 			return nil
 		}
@@ -313,11 +287,6 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 			return nil
 		}
 		return t
-	}
-	c.total++
-	if c.total > MaxNodes {
-		c.fail(n, fmt.Sprintf("the file has more than %d YAML nodes", MaxNodes), "split the registry into several files")
-		return nil
 	}
 	t := &tnode{pos: c.pos(n), size: 1, height: 1}
 	if n.Anchor != "" {
@@ -339,8 +308,9 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 			return nil
 		}
 		t.kind = tSeq
-		for _, it := range n.Content {
+		for i, it := range n.Content {
 			ct := c.conv(it, depth+1)
+			n.Content[i] = nil // converted: let the collector have it (a dense file's two trees)
 			if ct == nil {
 				return nil
 			}
@@ -375,6 +345,7 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 	var merges []*tnode
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		n.Content[i], n.Content[i+1] = nil, nil // converted below: let the collector have them
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			mv := c.conv(v, depth+1)
 			if mv == nil {
@@ -488,7 +459,7 @@ func (c *converter) scalar(n *yaml.Node, t *tnode) {
 			c.badTag(n, t, "integer", "write a decimal integer (12), octal with 0o (0o14) or hexadecimal with 0x (0xC)")
 			return
 		}
-		t.kind, t.num = tNum, json.Number(x.String())
+		t.kind, t.num = tNum, x
 		c.leadingZero(n, v, x)
 	case "!!float":
 		if nonFinite[v] {
@@ -520,7 +491,7 @@ func (c *converter) badTag(n *yaml.Node, t *tnode, what, hint string) {
 // leadingZero reports an integer written with a leading zero (0777): YAML 1.2 reads it
 // as decimal, YAML 1.1 tools as octal (or, with an 8 or 9, as a string), so the author
 // may have meant another number than the one bqgen reads (BQ040).
-func (c *converter) leadingZero(n *yaml.Node, v string, x *big.Int) {
+func (c *converter) leadingZero(n *yaml.Node, v string, x json.Number) {
 	d := strings.TrimLeft(v, "+-")
 	if len(d) < 2 || d[0] != '0' || !isDigit(d[1]) {
 		return
@@ -528,7 +499,7 @@ func (c *converter) leadingZero(n *yaml.Node, v string, x *big.Int) {
 	other := "the string " + strconv.Quote(v)
 	octal := ""
 	if r, ok := yaml11Reading(v); ok && r.kind == "integer" {
-		if r.value == x.String() {
+		if r.value == string(x) {
 			return // 00, 07: the same number either way
 		}
 		other = r.value + " (octal)"

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -20,8 +21,6 @@ import (
 
 // The YAML 1.2 core schema's resolution of plain scalars.
 var (
-	coreIntRe   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
-	coreFloatRe = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
 	coreSpecial = map[string]string{
 		"": "!!null", "~": "!!null", "null": "!!null", "Null": "!!null", "NULL": "!!null",
 		"true": "!!bool", "True": "!!bool", "TRUE": "!!bool", "false": "!!bool", "False": "!!bool", "FALSE": "!!bool",
@@ -51,27 +50,46 @@ func corePlainTag(v string) string {
 	if v == "" || (!isDigit(v[0]) && v[0] != '-' && v[0] != '+' && v[0] != '.') {
 		return "!!str"
 	}
-	switch {
-	case coreIntRe.MatchString(v):
+	if _, ok := coreInt(v); ok {
 		return "!!int"
-	case coreFloatRe.MatchString(v):
+	}
+	if _, ok := parseDecimal(v); ok {
 		return "!!float"
 	}
 	return "!!str"
 }
 
-// coreInt reads a core-schema integer: decimal, 0o octal or 0x hexadecimal.
-func coreInt(v string) (*big.Int, bool) {
-	if !coreIntRe.MatchString(v) {
-		return nil, false
-	}
+// coreInt reads a core-schema integer — decimal ([-+]?[0-9]+), 0o octal or 0x
+// hexadecimal — as the decimal digits of its value.
+func coreInt(v string) (json.Number, bool) {
 	switch {
-	case strings.HasPrefix(v, "0o"):
-		return new(big.Int).SetString(v[2:], 8)
-	case strings.HasPrefix(v, "0x"):
-		return new(big.Int).SetString(v[2:], 16)
+	case strings.HasPrefix(v, "0o") && len(v) > 2 && strings.Trim(v[2:], "01234567") == "":
+		x, _ := new(big.Int).SetString(v[2:], 8)
+		return json.Number(x.String()), true
+	case strings.HasPrefix(v, "0x") && len(v) > 2 && strings.Trim(v[2:], "0123456789abcdefABCDEF") == "":
+		x, _ := new(big.Int).SetString(v[2:], 16)
+		return json.Number(x.String()), true
 	}
-	return new(big.Int).SetString(strings.TrimPrefix(v, "+"), 10)
+	sign, d := "", v
+	if d != "" && (d[0] == '+' || d[0] == '-') {
+		if d[0] == '-' {
+			sign = "-"
+		}
+		d = d[1:]
+	}
+	if d == "" {
+		return "", false
+	}
+	for i := 0; i < len(d); i++ {
+		if !isDigit(d[i]) {
+			return "", false
+		}
+	}
+	d = strings.TrimLeft(d, "0")
+	if d == "" {
+		return "0", true
+	}
+	return json.Number(sign + d), true
 }
 
 // The YAML 1.1 types of plain scalars, as PyYAML (the most used YAML 1.1 reader)
