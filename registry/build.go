@@ -41,7 +41,26 @@ type loader struct {
 	// exampleNodes holds the `examples` list of each schema that has one, for hints
 	// about how YAML read an invalid example (readingHint).
 	exampleNodes map[*model.Schema]*tnode
+	// partial is set when a file could not be read at all (a syntax error, a limit):
+	// the rules that need every file (unknown types, `supersedes`) do not run.
+	partial bool
+	// skip holds the schemas built from a field with a format error (isolate): a check
+	// of another schema that reaches one (an example, a cycle, uniqueItems) reads it as
+	// accepting anything.
+	skip skipSet
+	// unsure holds, for each of those, the keywords in doubt ("*": all); a rule that
+	// reads one of them skips the schema (certain).
+	unsure map[*model.Schema]map[string]bool
+	// brokenPos holds the positions of broken schemas (and of the keys and type names
+	// they belong to), where BQ030 findings would rest on a value that was taken out.
+	brokenPos map[model.Pos]bool
+	// nBroken counts the broken schemas built so far: a lint block over one cannot
+	// tell whether its rules would have found something there (no BQ005).
+	nBroken int
 }
+
+// skipSet is a set of schemas whose rule checks are skipped; the nil set is empty.
+type skipSet map[*model.Schema]bool
 
 // maxSuggestWork bounds the did-you-mean comparisons of one load.
 const maxSuggestWork = 50_000
@@ -82,10 +101,13 @@ func (l *loader) hasErrors() bool {
 
 // load parses, validates and resolves srcs into one registry.
 //
-// A file that cannot be parsed or does not match the registry format stops the run
-// after every file has been read (the model would be unreliable). Problems that leave
-// the tree sound — a duplicate key (the first one wins), a non-finite number (left
-// out) — are reported and the rules still run, so one run reports all of them.
+// One run reports everything it can (issue 13, item 6). A file that cannot be read
+// into a tree (a syntax error, a limit) is reported and left out; every other file is
+// merged and checked, also one with format errors: the values those errors are about
+// are left out, and the rules skip their checks of the schemas that hold them
+// (isolate, validate.go; loader.skip). Problems that leave the tree sound — a
+// duplicate key (the first one wins), a non-finite number (left out) — are reported
+// and the rules run as usual. When any error stands, no registry is returned.
 func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagnostics, error) {
 	l := &loader{
 		reg:      &model.Registry{Version: 1},
@@ -95,6 +117,9 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		lintOf:   map[*model.Lint]*lintBlock{},
 
 		exampleNodes: map[*model.Schema]*tnode{},
+		skip:         skipSet{},
+		unsure:       map[*model.Schema]map[string]bool{},
+		brokenPos:    map[model.Pos]bool{},
 	}
 	// A pipeline: GOMAXPROCS workers parse each file and check it against the format
 	// schema (most of the work), while this goroutine merges the checked files into
@@ -155,7 +180,6 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		}()
 	}
 	var ds Diagnostics
-	fatal := false
 	for i, s := range srcs {
 		select {
 		case <-results[i].done:
@@ -167,26 +191,23 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 			return nil, nil, err
 		}
 		if s.skip {
+			l.partial = true
 			continue
 		}
 		r := &results[i]
 		ds = append(ds, r.pd...)
 		if r.root == nil {
-			fatal = true
+			// Unreadable (a syntax error, a limit): the other files are still merged
+			// and checked, without the rules that need every file (link, supersedes).
+			l.partial = true
 			continue
 		}
 		if r.err != nil {
 			return nil, nil, r.err
 		}
 		ds = append(ds, r.fd...)
-		if r.fd.HasErrors() {
-			fatal = true
-		}
-		if fatal {
-			// The model is abandoned; keep reading for the other files' diagnostics.
-			r.root = nil
-			continue
-		}
+		// A file with format errors is merged too: isolate (validate.go) took out the
+		// values the errors are about and marked the schemas that hold them.
 		l.reg.Files = append(l.reg.Files, s.name)
 		l.file(s.name, r.root)
 		checkText(l, r.root)
@@ -194,10 +215,6 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 			o.cache.put(s.data, r.root)
 		}
 		r.root = nil
-	}
-	if fatal {
-		ds.Sort()
-		return nil, tidy(ds), nil
 	}
 	// The merge reported into l.diags; the parse and format diagnostics go first, as
 	// they did when every file was parsed before the merge.
@@ -264,6 +281,9 @@ func (l *loader) planGoNames(withNames bool) (*gonames.Names, []gonames.Collisio
 func (l *loader) reportGoNames(colls []gonames.Collision) {
 	l.curLint = nil
 	for _, c := range colls {
+		if l.brokenPos[c.Pos] || (c.Other.IsValid() && l.brokenPos[c.Other]) {
+			continue // one side is a schema with a format error: its go names were taken out
+		}
 		msg := fmt.Sprintf("Go name %q of %s collides with ", c.Name, c.What)
 		switch {
 		case c.OtherWhat != "" && c.Other.IsValid():
@@ -289,6 +309,9 @@ type lintBlock struct {
 	pos   []model.Pos // of each id in lt.Ignore
 	scope string      // "message \"urn…\"" or "this file"
 	used  map[string]bool
+	// unsure: the scope holds a schema with a format error, whose rules did not run,
+	// so an ignore that silences nothing may still have had something to silence.
+	unsure bool
 }
 
 // silenceable reports whether a `lint: {ignore: …}` block may silence rule (see
@@ -348,7 +371,7 @@ func (l *loader) finish() Diagnostics {
 			case !r.Silenceable:
 				msg = fmt.Sprintf("lint of %s ignores %s, which cannot be silenced (%s)", b.scope, id, r.Title)
 				hint = "remove " + id + " from `ignore` and fix the finding"
-			case !b.used[id]:
+			case !b.used[id] && !b.unsure:
 				msg = fmt.Sprintf("lint of %s ignores %s, but %s finds nothing there to silence", b.scope, id, id)
 				hint = "remove " + id + " from `ignore` (and the lint block when nothing is left)"
 			default:
@@ -363,6 +386,12 @@ func (l *loader) finish() Diagnostics {
 
 // file merges one validated file into the registry.
 func (l *loader) file(name string, root *tnode) {
+	before := l.nBroken
+	defer func() {
+		if lt := l.fileLint[name]; lt != nil && l.nBroken > before {
+			l.lintOf[lt].unsure = true
+		}
+	}()
 	if v := root.val("consumers"); v != nil {
 		for _, it := range v.items {
 			if !l.reg.HasConsumer(it.str) {
@@ -397,6 +426,9 @@ func (l *loader) file(name string, root *tnode) {
 			l.types[e.key] = nt
 			l.curLint = nil
 			nt.Schema = l.schema(e.val, fmt.Sprintf("type %q", e.key), false)
+			if l.skip[nt.Schema] {
+				l.brokenPos[nt.Pos] = true
+			}
 			l.reg.Types = append(l.reg.Types, nt)
 		}
 	}
@@ -419,11 +451,13 @@ func (l *loader) file(name string, root *tnode) {
 func (l *loader) buildLint(e *tentry, scope string) *model.Lint {
 	lt := &model.Lint{Pos: e.keyPos}
 	b := &lintBlock{lt: lt, scope: scope, used: map[string]bool{}}
-	for _, it := range e.val.val("ignore").items {
-		lt.Ignore = append(lt.Ignore, it.str)
-		b.pos = append(b.pos, it.pos)
+	if ig := e.val.val("ignore"); ig != nil {
+		for _, it := range ig.items {
+			lt.Ignore = append(lt.Ignore, it.str)
+			b.pos = append(b.pos, it.pos)
+		}
 	}
-	lt.Reason = e.val.val("reason").str
+	lt.Reason = strVal(e.val.val("reason"))
 	l.lints = append(l.lints, b)
 	l.lintOf[lt] = b
 	return lt
@@ -449,7 +483,14 @@ func (l *loader) message(e tentry) *model.Message {
 	m.Deprecation = deprecation(n.val("deprecated"))
 	l.boolWord(n.val("deprecated"), "deprecated")
 	m.Supersedes = strVal(n.val("supersedes"))
+	before := l.nBroken
 	m.Data = l.schema(n.val("data"), fmt.Sprintf("the data of message %q", e.key), true)
+	if m.Data.Pos == (model.Pos{}) {
+		m.Data.Pos = e.keyPos // no data (BQ002 reports it)
+	}
+	if l.nBroken > before && m.Lint != nil {
+		l.lintOf[m.Lint].unsure = true
+	}
 	return m
 }
 
@@ -543,7 +584,21 @@ var (
 // schema builds the schema at n (validated by the format schema) and checks what the
 // format schema cannot.
 func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
+	if n == nil || n.kind != tMap || n.unsure["*"] || (n.unsure["type"] && !isData) {
+		// No schema to build (a format error says why): one that accepts anything,
+		// checked by no rule.
+		s := &model.Schema{Kind: model.Ref, AdditionalProperties: true}
+		if n != nil {
+			s.Pos = n.pos
+		}
+		l.markBroken(s)
+		return s
+	}
 	s := &model.Schema{Pos: n.pos, AdditionalProperties: true, Keys: make([]model.KeyPos, len(n.entries))}
+	if n.unsure != nil {
+		l.markBroken(s)
+		l.unsure[s] = n.unsure
+	}
 	for i, e := range n.entries {
 		s.Keys[i] = model.KeyPos{Key: e.key, Pos: e.keyPos}
 	}
@@ -666,6 +721,9 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			for _, e := range ps.entries {
 				p := &model.Property{Name: e.key, Pos: e.keyPos}
 				p.Schema = l.schema(e.val, fmt.Sprintf("field %q", e.key), false)
+				if l.skip[p.Schema] {
+					l.brokenPos[p.Pos] = true
+				}
 				s.Properties = append(s.Properties, p)
 				byName[e.key] = p
 			}
@@ -674,6 +732,9 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			var names []string
 			for _, it := range req.items {
 				p := byName[it.str]
+				if p == nil && n.unsure["properties"] {
+					continue // the properties were left out (their format error is reported)
+				}
 				if p == nil {
 					if names == nil {
 						names = make([]string, 0, len(s.Properties))
@@ -722,7 +783,9 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 	}
 	if g := n.val("go"); g != nil {
 		if ge := g.get("enum"); ge != nil {
-			if s.Enum == nil {
+			if s.Enum == nil && n.unsure["enum"] {
+				// the enum was left out (its format error is reported)
+			} else if s.Enum == nil {
 				l.report(ge.keyPos, RuleFormat, fmt.Sprintf("go.enum on %s, which has no enum", what), "remove go.enum, or add `enum:`")
 			} else {
 				s.GoEnumNames = map[string]string{}
@@ -752,6 +815,33 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// certain reports whether no format error leaves any of keys of schema s in doubt
+// (with no keys: any keyword); "type" is always among them.
+func (l *loader) certain(s *model.Schema, keys ...string) bool {
+	u := l.unsure[s]
+	if u == nil {
+		return !l.skip[s]
+	}
+	if len(keys) == 0 || u["*"] || u["type"] {
+		return false
+	}
+	for _, k := range keys {
+		if u[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// markBroken records that s was built from a field with a format error: checks of
+// other schemas that reach it read it as accepting anything, and BQ030 findings at
+// its position are not reported.
+func (l *loader) markBroken(s *model.Schema) {
+	l.skip[s] = true
+	l.nBroken++
+	l.brokenPos[s.Pos] = true
 }
 
 func contains(xs []string, x string) bool {
@@ -952,6 +1042,9 @@ func (l *loader) link() {
 			u.s.Named = nt
 			continue
 		}
+		if l.partial {
+			continue // the type may be declared in the file that could not be read
+		}
 		l.curLint = u.lint
 		msg := fmt.Sprintf("unknown type %q in %s", u.s.Ref, u.what)
 		if b := builtinAlias(u.s.Ref); b != "" {
@@ -1016,6 +1109,9 @@ func (l *loader) cycles() {
 	for _, t := range l.reg.Types {
 		var visit func(s *model.Schema, path string)
 		visit = func(s *model.Schema, path string) {
+			if l.skip[s] {
+				return // a broken schema: its required, nullable and minItems may be wrong
+			}
 			switch s.Kind {
 			case model.Ref:
 				if !s.Nullable && s.Named != nil && !s.Named.Schema.Nullable {

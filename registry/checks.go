@@ -215,7 +215,7 @@ func (l *loader) checkURN(m *model.Message) {
 		switch {
 		case m.Supersedes == urn:
 			l.report(m.Pos, RuleVersion, fmt.Sprintf("message %q supersedes itself", urn), "name the older URN it replaces")
-		case l.reg.Message(m.Supersedes) == nil:
+		case l.reg.Message(m.Supersedes) == nil && !l.partial:
 			l.report(m.Pos, RuleVersion, fmt.Sprintf("message %q supersedes %q, which is not in the registry", urn, m.Supersedes),
 				"keep the older URN (deprecated) until it is retired, or remove `supersedes`")
 		}
@@ -339,48 +339,8 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 	if s == nil {
 		return
 	}
-	var toks []string
-	if name != "" {
-		toks = nameTokens(name)
-	}
-	switch s.Kind {
-	case model.Number:
-		if w := moneyWord(toks); w != "" {
-			l.report(pos, RuleMoneyFloat, fmt.Sprintf("%s is a number (a float) but names money (%q)", what, w),
-				fmt.Sprintf(`write %s: {type: money}, carried as {"amount": 1299, "currency": "EUR"} with the amount in integer minor units (cents)`, yamlKey(name)))
-		}
-	case model.Integer:
-		// A time-named integer gets BQ025 (type it timestamp), whose fix also makes it
-		// JavaScript-safe, so BQ022 is not reported beside it.
-		if l.reg.HasConsumer("node") && s.Encoding != "string" && !isTimeName(toks) {
-			if why := jsUnsafe(s); why != "" {
-				l.report(pos, RuleJSSafe, fmt.Sprintf("%s %s, and a node consumer is declared: JavaScript loses integers beyond ±9007199254740991", what, why),
-					"bound it with minimum/maximum within ±9007199254740991, or carry it as a JSON string with `encoding: string`")
-			}
-		}
-		if isZeroOne(s) && isFlagName(toks) {
-			l.report(pos, RuleIntFlag, fmt.Sprintf("%s is an integer limited to 0 and 1 and named like a flag: a boolean in disguise", what),
-				fmt.Sprintf("write %s: {type: boolean} (JSON true/false; a change of type mints <urn>.v2)", yamlKey(name)))
-		}
-	case model.String:
-		if isYesNo(s.Enum) {
-			l.report(keyPos(s, "enum", pos), RuleBoolean, fmt.Sprintf("%s is a string enum of boolean words", what),
-				"use `type: boolean` (JSON true/false, never \"yes\"/\"no\")")
-		}
-	case model.Array:
-		if s.UniqueItems {
-			if why := uncomparable(s.Items, map[*model.NamedType]bool{}); why != "" {
-				l.report(keyPos(s, "uniqueItems", pos), RuleUniqueItems,
-					fmt.Sprintf("uniqueItems on %s cannot be checked as JSON Schema does: its items hold %s", what, why),
-					"drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers")
-			}
-		}
-	case model.Object:
-		if !s.AdditionalProperties {
-			l.report(keyPos(s, "additionalProperties", pos), RuleClosedObject,
-				fmt.Sprintf("%s is closed (additionalProperties: false): adding a property later breaks its consumers", what),
-				"remove `additionalProperties: false`; consumers tolerate unknown keys, so producers can add optional fields")
-		}
+	l.schemaRules(s, name, what, pos)
+	if s.Kind == model.Object {
 		for _, p := range s.Properties {
 			if !snakeRe.MatchString(p.Name) {
 				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name),
@@ -389,7 +349,64 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
 		}
 	}
+	if s.Items != nil {
+		l.walkRules(s.Items, name, "the items of "+what, s.Items.Pos)
+	}
+	if s.Values != nil {
+		l.walkRules(s.Values, name, "the values of "+what, s.Values.Pos)
+	}
+}
+
+// schemaRules runs the rules on schema s itself (not on its properties, items or
+// values, which walkRules visits): arguments as for walkRules. A rule that reads a
+// keyword a format error leaves in doubt skips s (certain).
+func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) {
+	var toks []string
+	if name != "" {
+		toks = nameTokens(name)
+	}
+	switch s.Kind {
+	case model.Number:
+		if w := moneyWord(toks); w != "" && l.certain(s, "type") {
+			l.report(pos, RuleMoneyFloat, fmt.Sprintf("%s is a number (a float) but names money (%q)", what, w),
+				fmt.Sprintf(`write %s: {type: money}, carried as {"amount": 1299, "currency": "EUR"} with the amount in integer minor units (cents)`, yamlKey(name)))
+		}
+	case model.Integer:
+		// A time-named integer gets BQ025 (type it timestamp), whose fix also makes it
+		// JavaScript-safe, so BQ022 is not reported beside it.
+		if l.reg.HasConsumer("node") && s.Encoding != "string" && !isTimeName(toks) &&
+			l.certain(s, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "format", "encoding") {
+			if why := jsUnsafe(s); why != "" {
+				l.report(pos, RuleJSSafe, fmt.Sprintf("%s %s, and a node consumer is declared: JavaScript loses integers beyond ±9007199254740991", what, why),
+					"bound it with minimum/maximum within ±9007199254740991, or carry it as a JSON string with `encoding: string`")
+			}
+		}
+		if isZeroOne(s) && isFlagName(toks) && l.certain(s, "minimum", "maximum", "enum") {
+			l.report(pos, RuleIntFlag, fmt.Sprintf("%s is an integer limited to 0 and 1 and named like a flag: a boolean in disguise", what),
+				fmt.Sprintf("write %s: {type: boolean} (JSON true/false; a change of type mints <urn>.v2)", yamlKey(name)))
+		}
+	case model.String:
+		if isYesNo(s.Enum) && l.certain(s, "enum") {
+			l.report(keyPos(s, "enum", pos), RuleBoolean, fmt.Sprintf("%s is a string enum of boolean words", what),
+				"use `type: boolean` (JSON true/false, never \"yes\"/\"no\")")
+		}
+	case model.Array:
+		if s.UniqueItems && l.certain(s, "uniqueItems", "items") {
+			if why := uncomparable(s.Items, map[*model.NamedType]bool{}, l.skip); why != "" {
+				l.report(keyPos(s, "uniqueItems", pos), RuleUniqueItems,
+					fmt.Sprintf("uniqueItems on %s cannot be checked as JSON Schema does: its items hold %s", what, why),
+					"drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers")
+			}
+		}
+	case model.Object:
+		if !s.AdditionalProperties && l.certain(s, "additionalProperties") {
+			l.report(keyPos(s, "additionalProperties", pos), RuleClosedObject,
+				fmt.Sprintf("%s is closed (additionalProperties: false): adding a property later breaks its consumers", what),
+				"remove `additionalProperties: false`; consumers tolerate unknown keys, so producers can add optional fields")
+		}
+	}
 	switch {
+	case !l.certain(s, "format"):
 	case (s.Kind == model.Integer || s.Kind == model.Number) && isTimeName(toks):
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a plain %s; time is Unix milliseconds typed timestamp", what, s.Kind),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC; seconds are multiplied by 1000)", yamlKey(name)))
@@ -398,6 +415,9 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 		// calendar date (format: date) is not a point in time.
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a string; time is Unix milliseconds typed timestamp, never a formatted string", what),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC); a calendar date without time stays {type: string, format: date}", yamlKey(name)))
+	}
+	if !l.certain(s) {
+		return // an example is checked against every keyword
 	}
 	exs := l.exampleNodes[s]
 	for i, ex := range s.Examples {
@@ -413,12 +433,12 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 				continue
 			}
 		}
-		if pr := checkExample(s, ex, node, "$", 0); pr != nil {
+		if pr := checkExample(s, ex, node, l.skip, "$", 0); pr != nil {
 			l.report(keyPos(s, "examples", pos), RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, pr),
 				joinHint("fix the example or the schema", readingHint(pr.node, pr.want)))
 			continue
 		}
-		if p, v := secondsTimestamp(s, ex, "$", 0); p != "" {
+		if p, v := secondsTimestamp(s, ex, l.skip, "$", 0); p != "" {
 			at := ""
 			if p != "$" {
 				at = " at " + p
@@ -426,12 +446,6 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 			l.report(keyPos(s, "examples", pos), RuleTime, fmt.Sprintf("example %d of %s has %d%s, which looks like seconds: a timestamp is Unix milliseconds", i+1, what, v, at),
 				fmt.Sprintf("write %d (milliseconds)", v*1000))
 		}
-	}
-	if s.Items != nil {
-		l.walkRules(s.Items, name, "the items of "+what, s.Items.Pos)
-	}
-	if s.Values != nil {
-		l.walkRules(s.Values, name, "the values of "+what, s.Values.Pos)
 	}
 }
 
@@ -450,14 +464,14 @@ func yamlKey(name string) string {
 // like Unix seconds rather than milliseconds: its magnitude is below 10^11 (before
 // 1973-03-03 in milliseconds, after 5138 in seconds). It returns the JSON path and
 // value, or "".
-func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, int64) {
-	if s == nil || v == nil || depth > 200 {
+func secondsTimestamp(s *model.Schema, v any, skip skipSet, path string, depth int) (string, int64) {
+	if s == nil || v == nil || depth > 200 || skip[s] {
 		return "", 0
 	}
 	switch s.Kind {
 	case model.Ref:
 		if s.Named != nil {
-			return secondsTimestamp(s.Named.Schema, v, path, depth+1)
+			return secondsTimestamp(s.Named.Schema, v, skip, path, depth+1)
 		}
 	case model.Timestamp:
 		var i int64
@@ -474,7 +488,7 @@ func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, i
 		if obj, ok := v.(map[string]any); ok {
 			for _, p := range s.Properties {
 				if pv, ok := obj[p.Name]; ok {
-					if q, i := secondsTimestamp(p.Schema, pv, path+"."+p.Name, depth+1); q != "" {
+					if q, i := secondsTimestamp(p.Schema, pv, skip, path+"."+p.Name, depth+1); q != "" {
 						return q, i
 					}
 				}
@@ -483,7 +497,7 @@ func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, i
 	case model.Array:
 		if arr, ok := v.([]any); ok {
 			for i, it := range arr {
-				if q, n := secondsTimestamp(s.Items, it, fmt.Sprintf("%s[%d]", path, i), depth+1); q != "" {
+				if q, n := secondsTimestamp(s.Items, it, skip, fmt.Sprintf("%s[%d]", path, i), depth+1); q != "" {
 					return q, n
 				}
 			}
@@ -496,7 +510,7 @@ func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, i
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				if q, n := secondsTimestamp(s.Values, obj[k], path+"."+k, depth+1); q != "" {
+				if q, n := secondsTimestamp(s.Values, obj[k], skip, path+"."+k, depth+1); q != "" {
 					return q, n
 				}
 			}
@@ -663,9 +677,10 @@ type exampleProblem struct {
 func (p *exampleProblem) String() string { return p.path + ": " + p.msg }
 
 // checkExample validates an example value against s; it returns nil when v is valid,
-// else the first problem. n is the YAML node v was read from, or nil.
-func checkExample(s *model.Schema, v any, n *tnode, path string, depth int) *exampleProblem {
-	if depth > 200 {
+// else the first problem. n is the YAML node v was read from, or nil. A schema in skip
+// (broken) accepts anything.
+func checkExample(s *model.Schema, v any, n *tnode, skip skipSet, path string, depth int) *exampleProblem {
+	if depth > 200 || skip[s] {
 		return nil
 	}
 	bad := func(format string, args ...any) *exampleProblem {
@@ -684,7 +699,7 @@ func checkExample(s *model.Schema, v any, n *tnode, path string, depth int) *exa
 		if s.Named == nil {
 			return nil
 		}
-		return checkExample(s.Named.Schema, v, n, path, depth+1)
+		return checkExample(s.Named.Schema, v, n, skip, path, depth+1)
 	}
 	isInt := func(v any) (int64, bool) {
 		switch x := v.(type) {
@@ -830,7 +845,7 @@ func checkExample(s *model.Schema, v any, n *tnode, path string, depth int) *exa
 				}
 				continue
 			}
-			if pr := checkExample(p.Schema, pv, n.child(p.Name), path+"."+p.Name, depth+1); pr != nil {
+			if pr := checkExample(p.Schema, pv, n.child(p.Name), skip, path+"."+p.Name, depth+1); pr != nil {
 				return pr
 			}
 		}
@@ -864,7 +879,7 @@ func checkExample(s *model.Schema, v any, n *tnode, path string, depth int) *exa
 		}
 		for i, it := range arr {
 			if s.Items != nil {
-				if pr := checkExample(s.Items, it, n.item(i), fmt.Sprintf("%s[%d]", path, i), depth+1); pr != nil {
+				if pr := checkExample(s.Items, it, n.item(i), skip, fmt.Sprintf("%s[%d]", path, i), depth+1); pr != nil {
 					return pr
 				}
 			}
@@ -891,7 +906,7 @@ func checkExample(s *model.Schema, v any, n *tnode, path string, depth int) *exa
 		sort.Strings(keys)
 		for _, k := range keys {
 			if s.Values != nil {
-				if pr := checkExample(s.Values, obj[k], n.child(k), path+"."+k, depth+1); pr != nil {
+				if pr := checkExample(s.Values, obj[k], n.child(k), skip, path+"."+k, depth+1); pr != nil {
 					return pr
 				}
 			}
@@ -952,8 +967,8 @@ func checkBounds(s *model.Schema, f float64, i int64, isInt bool) string {
 // under JSON Schema's uniqueItems (or the reverse), or returns "": the generated decoder
 // drops keys an open object does not declare, and compares numbers as doubles where JSON
 // Schema compares exact decimals (0.1 and 0.10000000000000001 are one double).
-func uncomparable(s *model.Schema, seen map[*model.NamedType]bool) string {
-	if s == nil {
+func uncomparable(s *model.Schema, seen map[*model.NamedType]bool, skip skipSet) string {
+	if s == nil || skip[s] {
 		return ""
 	}
 	if s.Kind == model.Ref {
@@ -961,7 +976,7 @@ func uncomparable(s *model.Schema, seen map[*model.NamedType]bool) string {
 			return ""
 		}
 		seen[s.Named] = true
-		return uncomparable(s.Named.Schema, seen)
+		return uncomparable(s.Named.Schema, seen, skip)
 	}
 	switch s.Kind {
 	case model.Number:
@@ -971,14 +986,14 @@ func uncomparable(s *model.Schema, seen map[*model.NamedType]bool) string {
 			return "open objects (keys they do not declare are not kept)"
 		}
 		for _, p := range s.Properties {
-			if why := uncomparable(p.Schema, seen); why != "" {
+			if why := uncomparable(p.Schema, seen, skip); why != "" {
 				return why
 			}
 		}
 	case model.Array:
-		return uncomparable(s.Items, seen)
+		return uncomparable(s.Items, seen, skip)
 	case model.Map:
-		return uncomparable(s.Values, seen)
+		return uncomparable(s.Values, seen, skip)
 	}
 	return ""
 }

@@ -39,13 +39,15 @@ type tnode struct {
 	b       bool
 	size    int    // nodes in the expanded subtree, this one included
 	height  int    // nesting depth of the expanded subtree
-	json    any    // memoised JSON value
 	bad     bool   // a non-finite number (BQ023), reported and left out of the tree
 	plain   bool   // a plain scalar (not quoted, no tag): YAML 1.1 may read it otherwise
 	lit     string // the text of a plain scalar that is not a string (0777, 1e3, true)
 	shared  bool   // on a file's root: some subtrees are shared (anchors were used)
 
 	textChecked bool // checkText has visited this node (aliases share nodes)
+	// unsure holds, for a field schema with a format error, the keywords the error
+	// leaves in doubt ("*": all); the rules that read them skip it (isolate).
+	unsure map[string]bool
 }
 
 type tentry struct {

@@ -450,8 +450,13 @@ func validateFormatSplit(root *tnode, split bool, memo *fieldMemo) (Diagnostics,
 	}
 	var ds Diagnostics
 	seen := map[string]bool{}
+	reported := leaves[:0:0] // the leaves that are errors of their own, not echoes
 	for _, l := range leaves {
-		for _, d := range formatDiags(root, l) {
+		dd := formatDiags(root, l)
+		if len(dd) > 0 {
+			reported = append(reported, l)
+		}
+		for _, d := range dd {
 			k := d.String()
 			if !seen[k] {
 				seen[k] = true
@@ -459,7 +464,179 @@ func validateFormatSplit(root *tnode, split bool, memo *fieldMemo) (Diagnostics,
 			}
 		}
 	}
+	isolate(root, reported)
 	return ds, nil
+}
+
+// isolate fences off what the format errors leaves found, so that the rest of the file
+// can still be built and checked in the same run (issue 13, item 6):
+//
+//   - a value of the wrong type, form or range (`nullable: yes`, `type: strin`, `kind:
+//     evnt`, an unknown key's value) is removed from the tree, as if it were not
+//     written: its error is reported, and nothing reads it;
+//   - the field schema (or `data`) that holds the error records the keywords the
+//     error leaves in doubt (tnode.unsure): the one whose value was removed, the
+//     keyword an unknown key was probably meant to be (`minimun` → minimum), or all
+//     of them when the schema has no usable `type` or is no mapping at all. A rule
+//     that reads one of those keywords skips the schema (loader.certain); the other
+//     rules, and the schemas of its properties, items and values, are checked as
+//     usual. A field schema that is itself of the wrong type (`items: [a]`) is kept
+//     and read as a schema that accepts anything.
+func isolate(root *tnode, leaves []*jsonschema.ValidationError) {
+	drop := map[*tnode]map[*tnode]bool{} // parent → children to remove
+	dropChild := func(parent, child *tnode) {
+		if drop[parent] == nil {
+			drop[parent] = map[*tnode]bool{}
+		}
+		drop[parent][child] = true
+	}
+	for _, e := range leaves {
+		loc := e.InstanceLocation
+		if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			// Its InstanceLocation cannot be trusted (formatDiags); `types` is the only
+			// mapping with propertyNames: a type whose name is not CamelCase is left out.
+			if ts := root.val("types"); ts != nil {
+				if t := ts.val(k.Property); t != nil {
+					dropChild(ts, t)
+				}
+			}
+			continue
+		}
+		path := fieldPath(root, loc)
+		if len(path) != len(loc)+1 {
+			continue // the location does not resolve: nothing to fence off
+		}
+		unit := -1 // the innermost field schema on the path
+		for i := len(path) - 1; i >= 0; i-- {
+			if path[i].field {
+				unit = i
+				break
+			}
+		}
+		last := len(path) - 1
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required, *kind.AdditionalProperties:
+			// About the keys of the mapping at the location, not its value.
+			switch {
+			case unit >= 0 && unit < last:
+				path[unit].n.doubt(loc[unit]) // in a keyword's mapping (`go`)
+			case unit == last:
+				if r, ok := k.(*kind.Required); ok && contains(r.Missing, "type") {
+					path[unit].n.doubt("*")
+				}
+				if a, ok := k.(*kind.AdditionalProperties); ok {
+					for _, p := range a.Properties {
+						path[unit].n.doubt(suggest(p, fieldKeys))
+					}
+				}
+			}
+			continue
+		}
+		switch {
+		case unit == last:
+			path[unit].n.doubt("*") // the schema itself is of the wrong type; it stays
+			continue
+		case unit >= 0 && unit == last-1:
+			key := loc[unit] // path[i] is reached by loc[i-1]: the keyword under the unit
+			switch e.ErrorKind.(type) {
+			case *kind.FalseSchema, *kind.Not:
+				if key != "default" {
+					path[unit].n.doubt(suggest(key, fieldKeys)) // an unknown key
+				}
+			default:
+				path[unit].n.doubt(key)
+			}
+		case unit >= 0:
+			path[unit].n.doubt(loc[unit]) // inside a keyword's value: an enum item, go.name
+		}
+		if last > 0 { // the root stays: a file that is no mapping has nothing to build
+			dropChild(path[last-1].n, path[last].n)
+		}
+	}
+	for parent, kids := range drop {
+		switch parent.kind {
+		case tMap:
+			kept := parent.entries[:0:0]
+			for _, e := range parent.entries {
+				if !kids[e.val] {
+					kept = append(kept, e)
+				}
+			}
+			parent.entries = kept
+		case tSeq:
+			kept := parent.items[:0:0]
+			for _, it := range parent.items {
+				if !kids[it] {
+					kept = append(kept, it)
+				}
+			}
+			parent.items = kept
+		}
+	}
+}
+
+// doubt records that a format error leaves keyword key of the field schema n in doubt
+// ("*": every keyword); "" records nothing.
+func (n *tnode) doubt(key string) {
+	if key == "" {
+		return
+	}
+	if n.unsure == nil {
+		n.unsure = map[string]bool{}
+	}
+	n.unsure[key] = true
+}
+
+// pathStep is one node on the way to an instance location; field says it is a field
+// schema (or a message's data): the unit whose rule checks a format error switches off.
+type pathStep struct {
+	n     *tnode
+	field bool
+}
+
+// fieldPath returns the nodes from root along loc (as far as they exist), each with
+// whether it is a field schema: an entry of `types`, a message's `data`, and the
+// `properties` entries, `items` and `values` of a field.
+func fieldPath(root *tnode, loc []string) []pathStep {
+	steps := []pathStep{{n: root}}
+	n, w := root, atFile
+	for _, seg := range loc {
+		var child *tnode
+		switch n.kind {
+		case tMap:
+			child = n.val(seg)
+		case tSeq:
+			if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < len(n.items) {
+				child = n.items[i]
+			}
+		}
+		if child == nil {
+			break
+		}
+		next := atOther
+		switch w {
+		case atFile:
+			next = topLevel(seg)
+		case atMessages:
+			next = atMessage
+		case atMessage:
+			if seg == "data" {
+				next = atData
+			}
+		case atTypes, atProps:
+			next = atField
+		case atData, atField:
+			switch seg {
+			case "properties":
+				next = atProps
+			case "items", "values":
+				next = atField
+			}
+		}
+		steps = append(steps, pathStep{n: child, field: next == atData || next == atField})
+		n, w = child, next
+	}
+	return steps
 }
 
 func jsonKindName(t string) string {
