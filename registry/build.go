@@ -41,6 +41,8 @@ type loader struct {
 	// exampleNodes holds the `examples` list of each schema that has one, for hints
 	// about how YAML read an invalid example (readingHint).
 	exampleNodes map[*model.Schema]*tnode
+	// enumNodes holds the YAML node of each enum value of a schema (BQ041 positions).
+	enumNodes map[*model.Schema][]*tnode
 	// partial is set when a file could not be read at all (a syntax error, a limit):
 	// the rules that need every file (unknown types, `supersedes`) do not run.
 	partial bool
@@ -117,6 +119,7 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		lintOf:   map[*model.Lint]*lintBlock{},
 
 		exampleNodes: map[*model.Schema]*tnode{},
+		enumNodes:    map[*model.Schema][]*tnode{},
 		skip:         skipSet{},
 		unsure:       map[*model.Schema]map[string]bool{},
 		brokenPos:    map[model.Pos]bool{},
@@ -685,6 +688,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 					"string formats are uuid, email, uri, date, date-time; int32 is for integers")
 				s.Format = ""
 			}
+			l.formatLength(n, s, what)
 		}
 	case model.Integer:
 		if e := n.get("format"); e != nil {
@@ -910,6 +914,28 @@ func (l *loader) minMaxCount(n *tnode, lo, hi string, a, b *int64, what string) 
 	}
 }
 
+// formatLengths are the shortest and longest values of each asserted format, in
+// characters (-1: no longest), as the emitted schemas narrow them.
+var formatLengths = map[string][2]int64{"uuid": {36, 36}, "date": {10, 10}, "date-time": {20, -1},
+	"email": {5, 254}, "uri": {3, -1}}
+
+// formatLength reports a minLength or maxLength that leaves no value of the string
+// field's format (`format: date, maxLength: 8`): an impossible constraint (BQ002).
+func (l *loader) formatLength(n *tnode, s *model.Schema, what string) {
+	r, ok := formatLengths[s.Format]
+	if !ok {
+		return
+	}
+	switch {
+	case s.MaxLength != nil && *s.MaxLength < r[0]:
+		l.report(n.get("maxLength").keyPos, RuleFormat, fmt.Sprintf("maxLength %d of %s leaves no valid value: format %s needs at least %d characters", *s.MaxLength, what, s.Format, r[0]),
+			fmt.Sprintf("raise maxLength to %d or more, or drop it", r[0]), n.get("format").keyPos)
+	case s.MinLength != nil && r[1] >= 0 && *s.MinLength > r[1]:
+		l.report(n.get("minLength").keyPos, RuleFormat, fmt.Sprintf("minLength %d of %s leaves no valid value: format %s allows at most %d characters", *s.MinLength, what, s.Format, r[1]),
+			fmt.Sprintf("lower minLength to %d or less, or drop it", r[1]), n.get("format").keyPos)
+	}
+}
+
 // intBound reads an integer bound, which must be an integer within int64 (int32 for
 // format int32): BQ021.
 func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
@@ -980,12 +1006,14 @@ func (l *loader) emptyRange(n *tnode, what string, integer bool) {
 // enum checks and converts enum values to the model's types.
 func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 	var out []any
+	var nodes []*tnode // the node of each value of out, for BQ041
 	for _, it := range e.val.items {
 		bad := ""
 		switch s.Kind {
 		case model.String:
 			if it.kind == tStr {
 				out = append(out, it.str)
+				nodes = append(nodes, it)
 				continue
 			}
 			bad = "a string"
@@ -998,10 +1026,11 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 				}
 				if r.IsInt() && r.Cmp(lo) >= 0 && r.Cmp(hi) <= 0 {
 					out = append(out, r.Num().Int64())
+					nodes = append(nodes, it)
 					continue
 				}
 				if r.IsInt() {
-					l.report(it.pos, RuleIntRange, fmt.Sprintf("enum value %s of %s lies outside the integer's range", it.num, what),
+					l.report(it.pos, RuleIntRange, fmt.Sprintf("enum value %s of %s lies outside the integer's range", shown(it), what),
 						"use values within the integer's range")
 					continue
 				}
@@ -1011,12 +1040,14 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 			if it.kind == tNum {
 				f, _ := ratOf(it.num).Float64()
 				out = append(out, f)
+				nodes = append(nodes, it)
 				continue
 			}
 			bad = "a number"
 		case model.Boolean:
 			if it.kind == tBool {
 				out = append(out, it.b)
+				nodes = append(nodes, it)
 				continue
 			}
 			l.report(it.pos, RuleBoolean, fmt.Sprintf("enum value %s of boolean %s is not true or false", shown(it), what),
@@ -1027,6 +1058,7 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 		l.report(it.pos, RuleFormat, fmt.Sprintf("enum value %s of %s is not %s", shown(it), what, bad),
 			joinHint(fmt.Sprintf("every enum value of %s %s field must be %s", article(string(s.Kind)), s.Kind, bad), readingHint(it, want)))
 	}
+	l.enumNodes[s] = nodes
 	return out
 }
 

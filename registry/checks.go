@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -9,9 +10,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -391,6 +393,13 @@ func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) 
 				"use `type: boolean` (JSON true/false, never \"yes\"/\"no\")")
 		}
 	case model.Array:
+		if s.UniqueItems && s.MinItems != nil && l.certain(s, "uniqueItems", "items", "minItems") {
+			if d := distinctValues(s.Items, 0); d >= 0 && *s.MinItems > d {
+				l.report(keyPos(s, "minItems", pos), RuleFormat,
+					fmt.Sprintf("minItems %d of %s leaves no valid value: with uniqueItems its items can take only %d distinct %s", *s.MinItems, what, d, plural(d, "value")),
+					fmt.Sprintf("lower minItems to %d or less, or drop uniqueItems", d), keyPos(s, "uniqueItems", pos))
+			}
+		}
 		if s.UniqueItems && l.certain(s, "uniqueItems", "items") {
 			if why := uncomparable(s.Items, map[*model.NamedType]bool{}, l.skip); why != "" {
 				l.report(keyPos(s, "uniqueItems", pos), RuleUniqueItems,
@@ -404,6 +413,9 @@ func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) 
 				fmt.Sprintf("%s is closed (additionalProperties: false): adding a property later breaks its consumers", what),
 				"remove `additionalProperties: false`; consumers tolerate unknown keys, so producers can add optional fields")
 		}
+	}
+	if len(s.Enum) > 0 && l.certain(s) {
+		l.enumValues(s, what, pos)
 	}
 	switch {
 	case !l.certain(s, "format"):
@@ -446,6 +458,28 @@ func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) 
 			l.report(keyPos(s, "examples", pos), RuleTime, fmt.Sprintf("example %d of %s has %d%s, which looks like seconds: a timestamp is Unix milliseconds", i+1, what, v, at),
 				fmt.Sprintf("write %d (milliseconds)", v*1000))
 		}
+	}
+}
+
+// enumValues reports the enum values of s that s itself rejects (BQ041): the generated
+// code would declare a constant that its own validation refuses, and no message could
+// carry it.
+func (l *loader) enumValues(s *model.Schema, what string, pos model.Pos) {
+	nodes := l.enumNodes[s]
+	for i, v := range s.Enum {
+		if i, ok := v.(int64); ok && s.Encoding == "string" {
+			v = strconv.FormatInt(i, 10) // carried as a string
+		}
+		pr := checkExample(s, v, nil, l.skip, "$", 0)
+		if pr == nil {
+			continue
+		}
+		at, text := keyPos(s, "enum", pos), jsonText(v)
+		if i < len(nodes) {
+			at, text = nodes[i].pos, shown(nodes[i])
+		}
+		l.report(at, RuleEnumValue, fmt.Sprintf("enum value %s of %s is rejected by the field itself: %s", text, what, pr.msg),
+			"remove the value, or relax the constraint that rejects it: the generated code would declare a constant that its own validation refuses")
 	}
 }
 
@@ -657,7 +691,6 @@ func checkPattern(l *loader, e *tentry, what string) {
 
 var (
 	uuidRe     = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	uuidAnyRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
 	canonIntRe = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 )
@@ -736,36 +769,21 @@ func checkExample(s *model.Schema, v any, n *tnode, skip skipSet, path string, d
 		}
 		cnt := int64(utf8.RuneCountInString(str))
 		if s.MinLength != nil && cnt < *s.MinLength {
-			return bad("shorter than %d characters", *s.MinLength)
+			return bad("%d %s, shorter than the minLength %d", cnt, plural(cnt, "character"), *s.MinLength)
 		}
 		if s.MaxLength != nil && cnt > *s.MaxLength {
-			return bad("longer than %d characters", *s.MaxLength)
+			return bad("%d %s, longer than the maxLength %d", cnt, plural(cnt, "character"), *s.MaxLength)
 		}
 		if s.Pattern != "" {
 			if re, err := compilePattern(s.Pattern); err == nil && !re.MatchString(str) {
-				return bad("%q does not match the pattern", str)
+				return bad("%q does not match the pattern %q", str, s.Pattern)
 			}
 		}
 		if !inEnum() {
 			return bad("%q is not one of the enum values", str)
 		}
-		switch s.Format {
-		case "uuid":
-			if !uuidAnyRe.MatchString(str) {
-				return bad("%q is not a UUID", str)
-			}
-		case "date":
-			if _, err := time.Parse("2006-01-02", str); err != nil {
-				return bad("%q is not a date", str)
-			}
-		case "date-time":
-			if _, err := time.Parse(time.RFC3339Nano, str); err != nil {
-				return bad("%q is not a date-time", str)
-			}
-		case "email":
-			if !strings.Contains(str, "@") {
-				return bad("%q is not an email address", str)
-			}
+		if s.Format != "" && !formatValid(s.Format, str) {
+			return bad("%q is not %s", str, formatNames[s.Format])
 		}
 	case model.Integer:
 		var i int64
@@ -781,6 +799,9 @@ func checkExample(s *model.Schema, v any, n *tnode, skip skipSet, path string, d
 		} else {
 			var ok bool
 			if i, ok = isInt(v); !ok {
+				if f, isFloat := v.(float64); isFloat && f == math.Trunc(f) {
+					return bad("out of int64 range") // 1e19: an integer, too large
+				}
 				return wrongType("integer", "want an integer")
 			}
 		}
@@ -936,6 +957,49 @@ func checkExample(s *model.Schema, v any, n *tnode, skip skipSet, path string, d
 	return nil
 }
 
+// plural is word for n things (character, characters).
+func plural(n int64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// formatNames name the formats in messages.
+var formatNames = map[string]string{"uuid": "a UUID", "date": "a date (YYYY-MM-DD)", "date-time": "an RFC 3339 date-time",
+	"email": "an email address", "uri": "an absolute URI"}
+
+// formatSchemas holds, per format, a JSON Schema that asserts it as the emitted
+// schemas do: the format (jsonschema/v6, whose logic the generated decoder copies)
+// and its narrowing pattern (formatPatterns: the subset every validator agrees on).
+var formatSchemas sync.Map // format → *jsonschema.Schema
+
+// formatValid reports whether s is valid under format as the emitted schemas and the
+// generated decoder assert it (an unknown format is an annotation: true).
+func formatValid(format, s string) bool {
+	v, ok := formatSchemas.Load(format)
+	if !ok {
+		doc := map[string]any{"format": format}
+		if p, ok := formatPatterns[format]; ok {
+			doc["pattern"] = p
+		}
+		if format == "email" {
+			doc["maxLength"] = json.Number(strconv.Itoa(emailMaxLength))
+		}
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		if err := c.AddResource("format.json", doc); err != nil {
+			return true
+		}
+		sch, err := c.Compile("format.json")
+		if err != nil {
+			return true
+		}
+		v, _ = formatSchemas.LoadOrStore(format, sch)
+	}
+	return v.(*jsonschema.Schema).Validate(s) == nil
+}
+
 func checkBounds(s *model.Schema, f float64, i int64, isInt bool) string {
 	lt := func(b *model.Bound) bool {
 		if isInt && b.IsInt {
@@ -952,15 +1016,72 @@ func checkBounds(s *model.Schema, f float64, i int64, isInt bool) string {
 	eq := func(b *model.Bound) bool { return !lt(b) && !gt(b) }
 	switch {
 	case s.Minimum != nil && lt(s.Minimum):
-		return "below the minimum"
+		return "below the minimum " + boundText(s.Minimum)
 	case s.Maximum != nil && gt(s.Maximum):
-		return "above the maximum"
+		return "above the maximum " + boundText(s.Maximum)
 	case s.ExclusiveMinimum != nil && (lt(s.ExclusiveMinimum) || eq(s.ExclusiveMinimum)):
-		return "not above the exclusive minimum"
+		return "not above the exclusiveMinimum " + boundText(s.ExclusiveMinimum)
 	case s.ExclusiveMaximum != nil && (gt(s.ExclusiveMaximum) || eq(s.ExclusiveMaximum)):
-		return "not below the exclusive maximum"
+		return "not below the exclusiveMaximum " + boundText(s.ExclusiveMaximum)
 	}
 	return ""
+}
+
+// distinctValues is how many distinct values schema s admits, or -1 when it is not
+// a small finite set: an enum, a boolean, or an integer with both bounds (and null
+// when nullable).
+func distinctValues(s *model.Schema, depth int) int64 {
+	if s == nil || depth > 64 {
+		return -1
+	}
+	if s.Kind == model.Ref {
+		if s.Named == nil {
+			return -1
+		}
+		d := distinctValues(s.Named.Schema, depth+1)
+		if d >= 0 && s.Nullable && !s.Named.Schema.Nullable {
+			d++
+		}
+		return d
+	}
+	var d int64 = -1
+	switch {
+	case s.Enum != nil:
+		d = int64(len(s.Enum))
+	case s.Kind == model.Boolean:
+		d = 2
+	case s.Kind == model.Integer && (s.Minimum != nil || s.ExclusiveMinimum != nil) && (s.Maximum != nil || s.ExclusiveMaximum != nil):
+		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+		if s.Minimum != nil {
+			lo = s.Minimum.I
+		}
+		if s.ExclusiveMinimum != nil && s.ExclusiveMinimum.I < math.MaxInt64 {
+			lo = max(lo, s.ExclusiveMinimum.I+1)
+		}
+		if s.Maximum != nil {
+			hi = s.Maximum.I
+		}
+		if s.ExclusiveMaximum != nil && s.ExclusiveMaximum.I > math.MinInt64 {
+			hi = min(hi, s.ExclusiveMaximum.I-1)
+		}
+		if hi < lo || hi-lo > 1<<40 || hi-lo < 0 {
+			return -1 // empty (reported apart) or too many to matter
+		}
+		d = hi - lo + 1
+	}
+	if d >= 0 && s.Nullable {
+		d++
+	}
+	return d
+}
+
+// boundText is b exactly: an integer's digits, or the shortest decimal of the double
+// (which the registry holds exactly: BQ023).
+func boundText(b *model.Bound) string {
+	if b.IsInt {
+		return strconv.FormatInt(b.I, 10)
+	}
+	return strconv.FormatFloat(b.F, 'g', -1, 64)
 }
 
 // uncomparable says why two items of schema s can be equal in generated code but not

@@ -55,7 +55,7 @@ func TestOneRun(t *testing.T) {
 		{"examples of an object whose field is broken", map[string]string{"f.yaml": head +
 			"        a: {type: object, properties: {n: {type: integer, maximum: nine}}, examples: [{n: 100}]}\n        b: {type: object, properties: {n: {type: integer, maximum: 9}}, examples: [{n: 100}]}\n"}, []string{
 			`f.yaml:6:68: error BQ002: "maximum" in field "n" must be a number, not a string`,
-			`f.yaml:7:73: error BQ034: example 1 of field "b" is invalid: $.n: above the maximum`,
+			`f.yaml:7:73: error BQ034: example 1 of field "b" is invalid: $.n: above the maximum 9`,
 		}},
 		{"no infinite type from a nullable in doubt", map[string]string{"f.yaml": "version: 1\ntypes:\n  Node: {type: object, required: [next], properties: {next: {type: Node, nullable: yes}}}\n" +
 			"messages:\n  urn:babel:orders:created: {data: {properties: {n: {type: Node}}}}\n"}, []string{

@@ -309,7 +309,7 @@ func TestInline(t *testing.T) {
 				`r.yaml:12:9: error BQ025: field "shipped_at" names a time but is a plain integer; time is Unix milliseconds typed timestamp`,
 				`r.yaml:13:39: error BQ035: pattern of field "code" uses inline flags (?i), which ECMA-262 does not support`,
 				`r.yaml:14:38: error BQ035: pattern of field "ref" uses a lookaround (?=…), which RE2 (Go) does not support`,
-				`r.yaml:15:54: error BQ034: example 2 of field "qty" is invalid: $: above the maximum`,
+				`r.yaml:15:54: error BQ034: example 2 of field "qty" is invalid: $: above the maximum 9`,
 			}},
 		{"lint silences", "version: 1\nlint: {ignore: [BQ032], reason: legacy}\nmessages:\n  urn:babel:orders:created:\n    lint: {ignore: [BQ031], reason: legacy}\n    data:\n      additionalProperties: false\n      properties:\n        orderId: {type: string}\n",
 			nil},
