@@ -901,7 +901,7 @@ func (l *loader) count(n *tnode, key, what string) *int64 {
 	}
 	i, err := strconv.ParseInt(string(v.num), 10, 64)
 	if err != nil {
-		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s is too large", key, v.num, what), "use a value within int64")
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s is too large", key, shown(v), what), "use a value within int64")
 		return nil
 	}
 	return &i
@@ -945,7 +945,7 @@ func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
 	}
 	r := ratOf(v.num)
 	if !r.IsInt() {
-		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of integer %s is not an integer", key, v.num, what),
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of integer %s is not an integer", key, shown(v), what),
 			"use an integer bound, or make the field a number")
 		return nil
 	}
@@ -954,7 +954,7 @@ func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
 		lo, hi, rng = minInt32, maxInt32, "int32"
 	}
 	if r.Cmp(lo) < 0 || r.Cmp(hi) > 0 {
-		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s lies outside %s [%s, %s]", key, v.num, what, rng, lo.RatString(), hi.RatString()),
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s lies outside %s [%s, %s]", key, shown(v), what, rng, lo.RatString(), hi.RatString()),
 			"use a bound within the integer's range, or leave it out")
 		return nil
 	}
@@ -976,13 +976,14 @@ func (l *loader) emptyRange(n *tnode, what string, integer bool) {
 		key  string
 		r    *big.Rat
 		excl bool
+		text string // as written
 	}
 	get := func(key string, excl bool) *b {
 		v := n.val(key)
 		if v == nil {
 			return nil
 		}
-		return &b{key, ratOf(v.num), excl}
+		return &b{key, ratOf(v.num), excl, shown(v)}
 	}
 	for _, lo := range []*b{get("minimum", false), get("exclusiveMinimum", true)} {
 		for _, hi := range []*b{get("maximum", false), get("exclusiveMaximum", true)} {
@@ -996,7 +997,7 @@ func (l *loader) emptyRange(n *tnode, what string, integer bool) {
 				empty = diff.Cmp(big.NewRat(1, 1)) <= 0
 			}
 			if empty {
-				l.report(n.get(lo.key).keyPos, RuleFormat, fmt.Sprintf("%s %s and %s %s of %s leave no valid value", lo.key, lo.r.RatString(), hi.key, hi.r.RatString(), what),
+				l.report(n.get(lo.key).keyPos, RuleFormat, fmt.Sprintf("%s %s and %s %s of %s leave no valid value", lo.key, lo.text, hi.key, hi.text, what),
 					"fix the bounds so that the lower one is below the upper one", n.get(hi.key).keyPos)
 			}
 		}

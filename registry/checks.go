@@ -14,6 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -345,8 +348,7 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 	if s.Kind == model.Object {
 		for _, p := range s.Properties {
 			if !snakeRe.MatchString(p.Name) {
-				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name),
-					"rename it to "+strconv.Quote(snake(p.Name))+" (in a published URN a rename mints <urn>.v2)")
+				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), snakeHint(p.Name, s))
 			}
 			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
 		}
@@ -555,6 +557,52 @@ func secondsTimestamp(s *model.Schema, v any, skip skipSet, path string, depth i
 
 func snake(s string) string {
 	return strings.Join(nameTokens(s), "_")
+}
+
+// snakeKey is the snake_case form of a JSON key: its words (nameTokens) in lower-case
+// ASCII, accents dropped (`café` → `cafe`) and other characters read as separators,
+// joined by `_`; "" when no snake_case key comes of it (`日本`, `123`).
+func snakeKey(name string) string {
+	folded, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn))), name)
+	if err != nil {
+		folded = name
+	}
+	var b strings.Builder
+	for _, tok := range nameTokens(folded) {
+		word := strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, tok)
+		for _, w := range strings.Split(word, "_") {
+			if w == "" {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteString(w)
+		}
+	}
+	if k := b.String(); snakeRe.MatchString(k) {
+		return k
+	}
+	return ""
+}
+
+// snakeHint is BQ031's hint for the key name of object s: the snake_case key to rename
+// it to — never name itself, and never a key s already has (that would collide).
+func snakeHint(name string, s *model.Schema) string {
+	const tail = " (in a published URN a rename mints <urn>.v2)"
+	k := snakeKey(name)
+	switch {
+	case k == "" || k == name:
+		return "rename it to lower-case ASCII words joined by `_`, starting with a letter (`order_id`, `line_2`)" + tail
+	case s.Property(k) != nil:
+		return fmt.Sprintf("rename it to a snake_case key other than %q, which this object already has%s", k, tail)
+	}
+	return "rename it to " + strconv.Quote(k) + tail
 }
 
 const maxSafe = 1<<53 - 1

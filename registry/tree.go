@@ -146,7 +146,7 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 		return &tnode{kind: tMap, pos: model.Pos{File: name, Line: 1, Column: 1}, size: 1, height: 1}, nil
 	}
 	if err != nil {
-		return nil, Diagnostics{longKeyHint(yamlDiag(name, err), data)}
+		return nil, Diagnostics{tabHint(longKeyHint(yamlDiag(name, err), data), data)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -197,6 +197,33 @@ func longKeyHint(d Diagnostic, data []byte) Diagnostic {
 	if k := bytes.Index(line, []byte(": ")); k > maxImplicitKey || (k < 0 && len(line) > maxImplicitKey) {
 		d.Message += fmt.Sprintf(" (a key longer than %d characters)", maxImplicitKey)
 		d.Hint = fmt.Sprintf("YAML limits a plain key to %d characters: shorten the name, or write a long key explicitly as `? key` on one line and `: value` on the next", maxImplicitKey)
+	}
+	return d
+}
+
+// tabHint explains the YAML errors a tab in the indentation causes ("found character
+// that cannot start any token", "found a tab character that violates indentation"):
+// YAML indents with spaces only. The position moves to the tab, which yaml.v3 reports
+// at the start of its line or on the line before.
+func tabHint(d Diagnostic, data []byte) Diagnostic {
+	if !strings.Contains(d.Message, "cannot start any token") && !strings.Contains(d.Message, "tab character") {
+		return d
+	}
+	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+2)
+	for _, ln := range []int{d.Pos.Line, d.Pos.Line + 1} {
+		if ln < 1 || ln > len(lines) {
+			continue
+		}
+		text := lines[ln-1]
+		indent := text[:len(text)-len(bytes.TrimLeft(text, " \t"))]
+		if col := bytes.IndexByte(indent, '\t'); col >= 0 {
+			d.Pos.Line, d.Pos.Column = ln, col+1
+			if !strings.Contains(d.Message, "tab") {
+				d.Message += " (a tab in the indentation)"
+			}
+			d.Hint = fmt.Sprintf("YAML indents with spaces only: replace the tab at line %d, column %d with spaces (set your editor to insert spaces in .yaml files)", ln, col+1)
+			return d
+		}
 	}
 	return d
 }

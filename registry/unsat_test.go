@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/babelqueue/bqgen/internal/model"
 )
 
 // TestUnsatisfiable: schemas that no value satisfies as written, and examples and
@@ -40,6 +42,33 @@ func TestUnsatisfiable(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != c.want {
 			t.Errorf("x: %s\n got %q\nwant %q", c.field, got, c.want)
+		}
+	}
+}
+
+// TestSnakeHint: BQ031's hint never proposes the key it flags, a key that is not
+// snake_case either, or a key the object already has (issue 13, item 9).
+func TestSnakeHint(t *testing.T) {
+	t.Parallel()
+	const tail = " (in a published URN a rename mints <urn>.v2)"
+	const generic = "rename it to lower-case ASCII words joined by `_`, starting with a letter (`order_id`, `line_2`)" + tail
+	cases := []struct{ name, want string }{
+		{"orderId", `rename it to "order_id"` + tail},
+		{"HTTPStatus", `rename it to "http_status"` + tail},
+		{"_id", `rename it to "id"` + tail},
+		{"a__b", `rename it to "a_b"` + tail},
+		{"café", `rename it to "cafe"` + tail},
+		{"Line2", `rename it to "line_2"` + tail},
+		{"order-ref", `rename it to a snake_case key other than "order_ref", which this object already has` + tail},
+		{"日本", generic},
+		{"123", generic},
+		{"_", generic},
+		{"2nd", generic},
+	}
+	s := &model.Schema{Kind: model.Object, Properties: []*model.Property{{Name: "order_ref"}}}
+	for _, c := range cases {
+		if got := snakeHint(c.name, s); got != c.want {
+			t.Errorf("snakeHint(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

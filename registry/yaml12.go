@@ -209,7 +209,7 @@ func shown(n *tnode) string {
 // a string but YAML 1.1 read as want (`yes`, `0b101`, `1_000`), or a plain number or
 // boolean where a string is wanted (quote it).
 func readingHint(n *tnode, want ...string) string {
-	if n == nil || !n.plain {
+	if n == nil {
 		return ""
 	}
 	wants := func(k string) bool {
@@ -219,6 +219,13 @@ func readingHint(n *tnode, want ...string) string {
 			}
 		}
 		return false
+	}
+	if !n.plain {
+		quoted := map[string]string{"!!int": "integer", "!!float": "number", "!!bool": "boolean"}[corePlainTag(n.str)]
+		if n.kind == tStr && quoted != "" && wants(quoted) && len(n.str) <= MaxNumberLength {
+			return fmt.Sprintf("the quotes make %s a string: write %s without them", strconv.Quote(n.str), n.str)
+		}
+		return ""
 	}
 	if n.kind == tStr {
 		r, ok := yaml11Reading(n.str)
