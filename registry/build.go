@@ -38,7 +38,31 @@ type loader struct {
 	// with thousands of unknown names among thousands of candidates would otherwise
 	// spend minutes on edit distances. Past maxSuggestWork, diagnostics come without.
 	suggestWork int
+	// exampleNodes holds the `examples` list of each schema that has one, for hints
+	// about how YAML read an invalid example (readingHint).
+	exampleNodes map[*model.Schema]*tnode
+	// enumNodes holds the YAML node of each enum value of a schema (BQ041 positions).
+	enumNodes map[*model.Schema][]*tnode
+	// partial is set when a file could not be read at all (a syntax error, a limit):
+	// the rules that need every file (unknown types, `supersedes`) do not run.
+	partial bool
+	// skip holds the schemas built from a field with a format error (isolate): a check
+	// of another schema that reaches one (an example, a cycle, uniqueItems) reads it as
+	// accepting anything.
+	skip skipSet
+	// unsure holds, for each of those, the keywords in doubt ("*": all); a rule that
+	// reads one of them skips the schema (certain).
+	unsure map[*model.Schema]map[string]bool
+	// brokenPos holds the positions of broken schemas (and of the keys and type names
+	// they belong to), where BQ030 findings would rest on a value that was taken out.
+	brokenPos map[model.Pos]bool
+	// nBroken counts the broken schemas built so far: a lint block over one cannot
+	// tell whether its rules would have found something there (no BQ005).
+	nBroken int
 }
+
+// skipSet is a set of schemas whose rule checks are skipped; the nil set is empty.
+type skipSet map[*model.Schema]bool
 
 // maxSuggestWork bounds the did-you-mean comparisons of one load.
 const maxSuggestWork = 50_000
@@ -79,10 +103,13 @@ func (l *loader) hasErrors() bool {
 
 // load parses, validates and resolves srcs into one registry.
 //
-// A file that cannot be parsed or does not match the registry format stops the run
-// after every file has been read (the model would be unreliable). Problems that leave
-// the tree sound — a duplicate key (the first one wins), a non-finite number (left
-// out) — are reported and the rules still run, so one run reports all of them.
+// One run reports everything it can (issue 13, item 6). A file that cannot be read
+// into a tree (a syntax error, a limit) is reported and left out; every other file is
+// merged and checked, also one with format errors: the values those errors are about
+// are left out, and the rules skip their checks of the schemas that hold them
+// (isolate, validate.go; loader.skip). Problems that leave the tree sound — a
+// duplicate key (the first one wins), a non-finite number (left out) — are reported
+// and the rules run as usual. When any error stands, no registry is returned.
 func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagnostics, error) {
 	l := &loader{
 		reg:      &model.Registry{Version: 1},
@@ -90,6 +117,12 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		types:    map[string]*model.NamedType{},
 		fileLint: map[string]*model.Lint{},
 		lintOf:   map[*model.Lint]*lintBlock{},
+
+		exampleNodes: map[*model.Schema]*tnode{},
+		enumNodes:    map[*model.Schema][]*tnode{},
+		skip:         skipSet{},
+		unsure:       map[*model.Schema]map[string]bool{},
+		brokenPos:    map[model.Pos]bool{},
 	}
 	// A pipeline: GOMAXPROCS workers parse each file and check it against the format
 	// schema (most of the work), while this goroutine merges the checked files into
@@ -150,7 +183,6 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 		}()
 	}
 	var ds Diagnostics
-	fatal := false
 	for i, s := range srcs {
 		select {
 		case <-results[i].done:
@@ -162,26 +194,23 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 			return nil, nil, err
 		}
 		if s.skip {
+			l.partial = true
 			continue
 		}
 		r := &results[i]
 		ds = append(ds, r.pd...)
 		if r.root == nil {
-			fatal = true
+			// Unreadable (a syntax error, a limit): the other files are still merged
+			// and checked, without the rules that need every file (link, supersedes).
+			l.partial = true
 			continue
 		}
 		if r.err != nil {
 			return nil, nil, r.err
 		}
 		ds = append(ds, r.fd...)
-		if r.fd.HasErrors() {
-			fatal = true
-		}
-		if fatal {
-			// The model is abandoned; keep reading for the other files' diagnostics.
-			r.root = nil
-			continue
-		}
+		// A file with format errors is merged too: isolate (validate.go) took out the
+		// values the errors are about and marked the schemas that hold them.
 		l.reg.Files = append(l.reg.Files, s.name)
 		l.file(s.name, r.root)
 		checkText(l, r.root)
@@ -189,10 +218,6 @@ func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagn
 			o.cache.put(s.data, r.root)
 		}
 		r.root = nil
-	}
-	if fatal {
-		ds.Sort()
-		return nil, tidy(ds), nil
 	}
 	// The merge reported into l.diags; the parse and format diagnostics go first, as
 	// they did when every file was parsed before the merge.
@@ -259,6 +284,9 @@ func (l *loader) planGoNames(withNames bool) (*gonames.Names, []gonames.Collisio
 func (l *loader) reportGoNames(colls []gonames.Collision) {
 	l.curLint = nil
 	for _, c := range colls {
+		if l.brokenPos[c.Pos] || (c.Other.IsValid() && l.brokenPos[c.Other]) {
+			continue // one side is a schema with a format error: its go names were taken out
+		}
 		msg := c.Message()
 		var rel []model.Pos
 		if c.Other.IsValid() {
@@ -274,6 +302,9 @@ type lintBlock struct {
 	pos   []model.Pos // of each id in lt.Ignore
 	scope string      // "message \"urn…\"" or "this file"
 	used  map[string]bool
+	// unsure: the scope holds a schema with a format error, whose rules did not run,
+	// so an ignore that silences nothing may still have had something to silence.
+	unsure bool
 }
 
 // silenceable reports whether a `lint: {ignore: …}` block may silence rule (see
@@ -333,7 +364,7 @@ func (l *loader) finish() Diagnostics {
 			case !r.Silenceable:
 				msg = fmt.Sprintf("lint of %s ignores %s, which cannot be silenced (%s)", b.scope, id, r.Title)
 				hint = "remove " + id + " from `ignore` and fix the finding"
-			case !b.used[id]:
+			case !b.used[id] && !b.unsure:
 				msg = fmt.Sprintf("lint of %s ignores %s, but %s finds nothing there to silence", b.scope, id, id)
 				hint = "remove " + id + " from `ignore` (and the lint block when nothing is left)"
 			default:
@@ -348,6 +379,12 @@ func (l *loader) finish() Diagnostics {
 
 // file merges one validated file into the registry.
 func (l *loader) file(name string, root *tnode) {
+	before := l.nBroken
+	defer func() {
+		if lt := l.fileLint[name]; lt != nil && l.nBroken > before {
+			l.lintOf[lt].unsure = true
+		}
+	}()
 	if v := root.val("consumers"); v != nil {
 		for _, it := range v.items {
 			if !l.reg.HasConsumer(it.str) {
@@ -397,6 +434,9 @@ func (l *loader) file(name string, root *tnode) {
 			l.types[e.key] = nt
 			l.curLint = nil
 			nt.Schema = l.schema(e.val, fmt.Sprintf("type %q", e.key), false)
+			if l.skip[nt.Schema] {
+				l.brokenPos[nt.Pos] = true
+			}
 			l.reg.Types = append(l.reg.Types, nt)
 		}
 	}
@@ -419,11 +459,13 @@ func (l *loader) file(name string, root *tnode) {
 func (l *loader) buildLint(e *tentry, scope string) *model.Lint {
 	lt := &model.Lint{Pos: e.keyPos}
 	b := &lintBlock{lt: lt, scope: scope, used: map[string]bool{}}
-	for _, it := range e.val.val("ignore").items {
-		lt.Ignore = append(lt.Ignore, it.str)
-		b.pos = append(b.pos, it.pos)
+	if ig := e.val.val("ignore"); ig != nil {
+		for _, it := range ig.items {
+			lt.Ignore = append(lt.Ignore, it.str)
+			b.pos = append(b.pos, it.pos)
+		}
 	}
-	lt.Reason = e.val.val("reason").str
+	lt.Reason = strVal(e.val.val("reason"))
 	l.lints = append(l.lints, b)
 	l.lintOf[lt] = b
 	return lt
@@ -447,10 +489,18 @@ func (l *loader) message(e tentry) *model.Message {
 		m.Queue = model.URNContext(m.URN)
 	}
 	m.Deprecation = deprecation(n.val("deprecated"))
+	l.boolWord(n.val("deprecated"), "deprecated")
 	m.Supersedes = strVal(n.val("supersedes"))
+	before := l.nBroken
 	m.Data = l.schema(n.val("data"), fmt.Sprintf("the data of message %q", e.key), true)
 	if g := n.val("go"); g != nil {
 		m.GoName = strVal(g.val("name"))
+	}
+	if m.Data.Pos == (model.Pos{}) {
+		m.Data.Pos = e.keyPos // no data (BQ002 reports it)
+	}
+	if l.nBroken > before && m.Lint != nil {
+		l.lintOf[m.Lint].unsure = true
 	}
 	return m
 }
@@ -460,6 +510,21 @@ func strVal(n *tnode) string {
 		return ""
 	}
 	return n.str
+}
+
+// boolWord reports a plain yes/no/on/off word where key takes true, false or a text
+// (deprecated, x-gdpr-sensitive): YAML 1.2 reads the word as the text, YAML 1.1 tools
+// as a boolean, which the author likely meant (BQ040).
+func (l *loader) boolWord(n *tnode, key string) {
+	if n == nil || !n.plain || n.kind != tStr {
+		return
+	}
+	r, ok := yaml11Reading(n.str)
+	if !ok || r.kind != "boolean" {
+		return
+	}
+	l.report(n.pos, RuleYAML11, fmt.Sprintf("%s: %s is the text %q in YAML 1.2; YAML 1.1 tools read it as %s", key, n.str, n.str, r.value),
+		fmt.Sprintf("write %s: %s for the flag, or quote %q if it is the text", key, r.value, n.str))
 }
 
 func deprecation(n *tnode) *model.Deprecation {
@@ -530,7 +595,21 @@ var (
 // schema builds the schema at n (validated by the format schema) and checks what the
 // format schema cannot.
 func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
+	if n == nil || n.kind != tMap || n.unsure["*"] || (n.unsure["type"] && !isData) {
+		// No schema to build (a format error says why): one that accepts anything,
+		// checked by no rule.
+		s := &model.Schema{Kind: model.Ref, AdditionalProperties: true}
+		if n != nil {
+			s.Pos = n.pos
+		}
+		l.markBroken(s)
+		return s
+	}
 	s := &model.Schema{Pos: n.pos, AdditionalProperties: true, Keys: make([]model.KeyPos, len(n.entries))}
+	if n.unsure != nil {
+		l.markBroken(s)
+		l.unsure[s] = n.unsure
+	}
 	for i, e := range n.entries {
 		s.Keys[i] = model.KeyPos{Key: e.key, Pos: e.keyPos}
 	}
@@ -580,6 +659,8 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		s.Nullable = v.b
 	}
 	s.Deprecation = deprecation(n.val("deprecated"))
+	l.boolWord(n.val("deprecated"), "deprecated")
+	l.boolWord(n.val("x-gdpr-sensitive"), "x-gdpr-sensitive")
 	if v := n.val("x-gdpr-sensitive"); v != nil {
 		switch {
 		case v.kind == tStr:
@@ -589,6 +670,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		}
 	}
 	if v := n.val("examples"); v != nil {
+		l.exampleNodes[s] = v
 		s.Examples = []any{}
 		for _, it := range v.items {
 			s.Examples = append(s.Examples, plainValue(it))
@@ -617,6 +699,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 					"string formats are uuid, email, uri, date, date-time; int32 is for integers")
 				s.Format = ""
 			}
+			l.formatLength(n, s, what)
 		}
 	case model.Integer:
 		if e := n.get("format"); e != nil {
@@ -653,6 +736,9 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			for _, e := range ps.entries {
 				p := &model.Property{Name: e.key, Pos: e.keyPos}
 				p.Schema = l.schema(e.val, fmt.Sprintf("field %q", e.key), false)
+				if l.skip[p.Schema] {
+					l.brokenPos[p.Pos] = true
+				}
 				s.Properties = append(s.Properties, p)
 				byName[e.key] = p
 			}
@@ -661,6 +747,9 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			var names []string
 			for _, it := range req.items {
 				p := byName[it.str]
+				if p == nil && n.unsure["properties"] {
+					continue // the properties were left out (their format error is reported)
+				}
 				if p == nil {
 					if names == nil {
 						names = make([]string, 0, len(s.Properties))
@@ -711,7 +800,9 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 	}
 	if g := n.val("go"); g != nil {
 		if ge := g.get("enum"); ge != nil {
-			if s.Enum == nil {
+			if s.Enum == nil && n.unsure["enum"] {
+				// the enum was left out (its format error is reported)
+			} else if s.Enum == nil {
 				l.report(ge.keyPos, RuleFormat, fmt.Sprintf("go.enum on %s, which has no enum", what), "remove go.enum, or add `enum:`")
 			} else {
 				s.GoEnumNames = map[string]string{}
@@ -747,6 +838,41 @@ func (l *loader) elemGoName(n *tnode, s *model.Schema, what string) {
 	}
 	l.report(pos, RuleFormat, fmt.Sprintf("go.name on %s has no effect: they declare no Go type", what),
 		"remove go.name; it names the Go type of items or values that are an object or an enum")
+}
+
+// article is "a" or "an" for word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// certain reports whether no format error leaves any of keys of schema s in doubt
+// (with no keys: any keyword); "type" is always among them.
+func (l *loader) certain(s *model.Schema, keys ...string) bool {
+	u := l.unsure[s]
+	if u == nil {
+		return !l.skip[s]
+	}
+	if len(keys) == 0 || u["*"] || u["type"] {
+		return false
+	}
+	for _, k := range keys {
+		if u[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// markBroken records that s was built from a field with a format error: checks of
+// other schemas that reach it read it as accepting anything, and BQ030 findings at
+// its position are not reported.
+func (l *loader) markBroken(s *model.Schema) {
+	l.skip[s] = true
+	l.nBroken++
+	l.brokenPos[s.Pos] = true
 }
 
 func contains(xs []string, x string) bool {
@@ -802,7 +928,7 @@ func (l *loader) count(n *tnode, key, what string) *int64 {
 	}
 	i, err := strconv.ParseInt(string(v.num), 10, 64)
 	if err != nil {
-		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s is too large", key, v.num, what), "use a value within int64")
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s is too large", key, shown(v), what), "use a value within int64")
 		return nil
 	}
 	return &i
@@ -815,6 +941,28 @@ func (l *loader) minMaxCount(n *tnode, lo, hi string, a, b *int64, what string) 
 	}
 }
 
+// formatLengths are the shortest and longest values of each asserted format, in
+// characters (-1: no longest), as the emitted schemas narrow them.
+var formatLengths = map[string][2]int64{"uuid": {36, 36}, "date": {10, 10}, "date-time": {20, -1},
+	"email": {5, 254}, "uri": {3, -1}}
+
+// formatLength reports a minLength or maxLength that leaves no value of the string
+// field's format (`format: date, maxLength: 8`): an impossible constraint (BQ002).
+func (l *loader) formatLength(n *tnode, s *model.Schema, what string) {
+	r, ok := formatLengths[s.Format]
+	if !ok {
+		return
+	}
+	switch {
+	case s.MaxLength != nil && *s.MaxLength < r[0]:
+		l.report(n.get("maxLength").keyPos, RuleFormat, fmt.Sprintf("maxLength %d of %s leaves no valid value: format %s needs at least %d characters", *s.MaxLength, what, s.Format, r[0]),
+			fmt.Sprintf("raise maxLength to %d or more, or drop it", r[0]), n.get("format").keyPos)
+	case s.MinLength != nil && r[1] >= 0 && *s.MinLength > r[1]:
+		l.report(n.get("minLength").keyPos, RuleFormat, fmt.Sprintf("minLength %d of %s leaves no valid value: format %s allows at most %d characters", *s.MinLength, what, s.Format, r[1]),
+			fmt.Sprintf("lower minLength to %d or less, or drop it", r[1]), n.get("format").keyPos)
+	}
+}
+
 // intBound reads an integer bound, which must be an integer within int64 (int32 for
 // format int32): BQ021.
 func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
@@ -824,7 +972,7 @@ func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
 	}
 	r := ratOf(v.num)
 	if !r.IsInt() {
-		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of integer %s is not an integer", key, v.num, what),
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of integer %s is not an integer", key, shown(v), what),
 			"use an integer bound, or make the field a number")
 		return nil
 	}
@@ -833,7 +981,7 @@ func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
 		lo, hi, rng = minInt32, maxInt32, "int32"
 	}
 	if r.Cmp(lo) < 0 || r.Cmp(hi) > 0 {
-		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s lies outside %s [%s, %s]", key, v.num, what, rng, lo.RatString(), hi.RatString()),
+		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of %s lies outside %s [%s, %s]", key, shown(v), what, rng, lo.RatString(), hi.RatString()),
 			"use a bound within the integer's range, or leave it out")
 		return nil
 	}
@@ -855,13 +1003,14 @@ func (l *loader) emptyRange(n *tnode, what string, integer bool) {
 		key  string
 		r    *big.Rat
 		excl bool
+		text string // as written
 	}
 	get := func(key string, excl bool) *b {
 		v := n.val(key)
 		if v == nil {
 			return nil
 		}
-		return &b{key, ratOf(v.num), excl}
+		return &b{key, ratOf(v.num), excl, shown(v)}
 	}
 	for _, lo := range []*b{get("minimum", false), get("exclusiveMinimum", true)} {
 		for _, hi := range []*b{get("maximum", false), get("exclusiveMaximum", true)} {
@@ -875,7 +1024,7 @@ func (l *loader) emptyRange(n *tnode, what string, integer bool) {
 				empty = diff.Cmp(big.NewRat(1, 1)) <= 0
 			}
 			if empty {
-				l.report(n.get(lo.key).keyPos, RuleFormat, fmt.Sprintf("%s %s and %s %s of %s leave no valid value", lo.key, lo.r.RatString(), hi.key, hi.r.RatString(), what),
+				l.report(n.get(lo.key).keyPos, RuleFormat, fmt.Sprintf("%s %s and %s %s of %s leave no valid value", lo.key, lo.text, hi.key, hi.text, what),
 					"fix the bounds so that the lower one is below the upper one", n.get(hi.key).keyPos)
 			}
 		}
@@ -885,12 +1034,14 @@ func (l *loader) emptyRange(n *tnode, what string, integer bool) {
 // enum checks and converts enum values to the model's types.
 func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 	var out []any
+	var nodes []*tnode // the node of each value of out, for BQ041
 	for _, it := range e.val.items {
 		bad := ""
 		switch s.Kind {
 		case model.String:
 			if it.kind == tStr {
 				out = append(out, it.str)
+				nodes = append(nodes, it)
 				continue
 			}
 			bad = "a string"
@@ -903,10 +1054,11 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 				}
 				if r.IsInt() && r.Cmp(lo) >= 0 && r.Cmp(hi) <= 0 {
 					out = append(out, r.Num().Int64())
+					nodes = append(nodes, it)
 					continue
 				}
 				if r.IsInt() {
-					l.report(it.pos, RuleIntRange, fmt.Sprintf("enum value %s of %s lies outside the integer's range", it.num, what),
+					l.report(it.pos, RuleIntRange, fmt.Sprintf("enum value %s of %s lies outside the integer's range", shown(it), what),
 						"use values within the integer's range")
 					continue
 				}
@@ -916,21 +1068,25 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 			if it.kind == tNum {
 				f, _ := ratOf(it.num).Float64()
 				out = append(out, f)
+				nodes = append(nodes, it)
 				continue
 			}
 			bad = "a number"
 		case model.Boolean:
 			if it.kind == tBool {
 				out = append(out, it.b)
+				nodes = append(nodes, it)
 				continue
 			}
-			l.report(it.pos, RuleBoolean, fmt.Sprintf("enum value %s of boolean %s is not true or false", jsonText(it.toJSON()), what),
-				"a boolean is JSON true or false, never 0/1 or \"yes\"/\"no\"; write `enum: [true]` or drop the enum")
+			l.report(it.pos, RuleBoolean, fmt.Sprintf("enum value %s of boolean %s is not true or false", shown(it), what),
+				joinHint("a boolean is JSON true or false, never 0/1 or \"yes\"/\"no\"; write `enum: [true]` or drop the enum", readingHint(it, "boolean")))
 			continue
 		}
-		l.report(it.pos, RuleFormat, fmt.Sprintf("enum value %s of %s is not %s", jsonText(it.toJSON()), what, bad),
-			fmt.Sprintf("every enum value of a %s field must be %s", s.Kind, bad))
+		want := map[string]string{"a string": "string", "an integer": "integer", "a number": "number"}[bad]
+		l.report(it.pos, RuleFormat, fmt.Sprintf("enum value %s of %s is not %s", shown(it), what, bad),
+			joinHint(fmt.Sprintf("every enum value of %s %s field must be %s", article(string(s.Kind)), s.Kind, bad), readingHint(it, want)))
 	}
+	l.enumNodes[s] = nodes
 	return out
 }
 
@@ -945,6 +1101,9 @@ func (l *loader) link() {
 		if nt := l.types[u.s.Ref]; nt != nil {
 			u.s.Named = nt
 			continue
+		}
+		if l.partial {
+			continue // the type may be declared in the file that could not be read
 		}
 		l.curLint = u.lint
 		msg := fmt.Sprintf("unknown type %q in %s", u.s.Ref, u.what)
@@ -1010,6 +1169,9 @@ func (l *loader) cycles() {
 	for _, t := range l.reg.Types {
 		var visit func(s *model.Schema, path string)
 		visit = func(s *model.Schema, path string) {
+			if l.skip[s] {
+				return // a broken schema: its required, nullable and minItems may be wrong
+			}
 			switch s.Kind {
 			case model.Ref:
 				if !s.Nullable && s.Named != nil && !s.Named.Schema.Nullable {

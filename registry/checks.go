@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -9,11 +10,15 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -215,7 +220,7 @@ func (l *loader) checkURN(m *model.Message) {
 		switch {
 		case m.Supersedes == urn:
 			l.report(m.Pos, RuleVersion, fmt.Sprintf("message %q supersedes itself", urn), "name the older URN it replaces")
-		case l.reg.Message(m.Supersedes) == nil:
+		case l.reg.Message(m.Supersedes) == nil && !l.partial:
 			l.report(m.Pos, RuleVersion, fmt.Sprintf("message %q supersedes %q, which is not in the registry", urn, m.Supersedes),
 				"keep the older URN (deprecated) until it is retired, or remove `supersedes`")
 		}
@@ -339,57 +344,83 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 	if s == nil {
 		return
 	}
+	l.schemaRules(s, name, what, pos)
+	if s.Kind == model.Object {
+		for _, p := range s.Properties {
+			if !snakeRe.MatchString(p.Name) {
+				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), snakeHint(p.Name, s))
+			}
+			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
+		}
+	}
+	if s.Items != nil {
+		l.walkRules(s.Items, name, "the items of "+what, s.Items.Pos)
+	}
+	if s.Values != nil {
+		l.walkRules(s.Values, name, "the values of "+what, s.Values.Pos)
+	}
+}
+
+// schemaRules runs the rules on schema s itself (not on its properties, items or
+// values, which walkRules visits): arguments as for walkRules. A rule that reads a
+// keyword a format error leaves in doubt skips s (certain).
+func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) {
 	var toks []string
 	if name != "" {
 		toks = nameTokens(name)
 	}
 	switch s.Kind {
 	case model.Number:
-		if w := moneyWord(toks); w != "" {
+		if w := moneyWord(toks); w != "" && l.certain(s, "type") {
 			l.report(pos, RuleMoneyFloat, fmt.Sprintf("%s is a number (a float) but names money (%q)", what, w),
 				fmt.Sprintf(`write %s: {type: money}, carried as {"amount": 1299, "currency": "EUR"} with the amount in integer minor units (cents)`, yamlKey(name)))
 		}
 	case model.Integer:
 		// A time-named integer gets BQ025 (type it timestamp), whose fix also makes it
 		// JavaScript-safe, so BQ022 is not reported beside it.
-		if l.reg.HasConsumer("node") && s.Encoding != "string" && !isTimeName(toks) {
+		if l.reg.HasConsumer("node") && s.Encoding != "string" && !isTimeName(toks) &&
+			l.certain(s, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "format", "encoding") {
 			if why := jsUnsafe(s); why != "" {
 				l.report(pos, RuleJSSafe, fmt.Sprintf("%s %s, and a node consumer is declared: JavaScript loses integers beyond ±9007199254740991", what, why),
 					"bound it with minimum/maximum within ±9007199254740991, or carry it as a JSON string with `encoding: string`")
 			}
 		}
-		if isZeroOne(s) && isFlagName(toks) {
+		if isZeroOne(s) && isFlagName(toks) && l.certain(s, "minimum", "maximum", "enum") {
 			l.report(pos, RuleIntFlag, fmt.Sprintf("%s is an integer limited to 0 and 1 and named like a flag: a boolean in disguise", what),
 				fmt.Sprintf("write %s: {type: boolean} (JSON true/false; a change of type mints <urn>.v2)", yamlKey(name)))
 		}
 	case model.String:
-		if isYesNo(s.Enum) {
+		if isYesNo(s.Enum) && l.certain(s, "enum") {
 			l.report(keyPos(s, "enum", pos), RuleBoolean, fmt.Sprintf("%s is a string enum of boolean words", what),
 				"use `type: boolean` (JSON true/false, never \"yes\"/\"no\")")
 		}
 	case model.Array:
-		if s.UniqueItems {
-			if why := uncomparable(s.Items, map[*model.NamedType]bool{}); why != "" {
+		if s.UniqueItems && s.MinItems != nil && l.certain(s, "uniqueItems", "items", "minItems") {
+			if d := distinctValues(s.Items, 0); d >= 0 && *s.MinItems > d {
+				l.report(keyPos(s, "minItems", pos), RuleFormat,
+					fmt.Sprintf("minItems %d of %s leaves no valid value: with uniqueItems its items can take only %d distinct %s", *s.MinItems, what, d, plural(d, "value")),
+					fmt.Sprintf("lower minItems to %d or less, or drop uniqueItems", d), keyPos(s, "uniqueItems", pos))
+			}
+		}
+		if s.UniqueItems && l.certain(s, "uniqueItems", "items") {
+			if why := uncomparable(s.Items, map[*model.NamedType]bool{}, l.skip); why != "" {
 				l.report(keyPos(s, "uniqueItems", pos), RuleUniqueItems,
 					fmt.Sprintf("uniqueItems on %s cannot be checked as JSON Schema does: its items hold %s", what, why),
 					"drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers")
 			}
 		}
 	case model.Object:
-		if !s.AdditionalProperties {
+		if !s.AdditionalProperties && l.certain(s, "additionalProperties") {
 			l.report(keyPos(s, "additionalProperties", pos), RuleClosedObject,
 				fmt.Sprintf("%s is closed (additionalProperties: false): adding a property later breaks its consumers", what),
 				"remove `additionalProperties: false`; consumers tolerate unknown keys, so producers can add optional fields")
 		}
-		for _, p := range s.Properties {
-			if !snakeRe.MatchString(p.Name) {
-				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name),
-					"rename it to "+strconv.Quote(snake(p.Name))+" (in a published URN a rename mints <urn>.v2)")
-			}
-			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
-		}
+	}
+	if len(s.Enum) > 0 && l.certain(s) {
+		l.enumValues(s, what, pos)
 	}
 	switch {
+	case !l.certain(s, "format"):
 	case (s.Kind == model.Integer || s.Kind == model.Number) && isTimeName(toks):
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a plain %s; time is Unix milliseconds typed timestamp", what, s.Kind),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC; seconds are multiplied by 1000)", yamlKey(name)))
@@ -399,20 +430,29 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 		l.report(pos, RuleTime, fmt.Sprintf("%s names a time but is a string; time is Unix milliseconds typed timestamp, never a formatted string", what),
 			fmt.Sprintf("write %s: {type: timestamp} (integer Unix milliseconds, UTC); a calendar date without time stays {type: string, format: date}", yamlKey(name)))
 	}
+	if !l.certain(s) {
+		return // an example is checked against every keyword
+	}
+	exs := l.exampleNodes[s]
 	for i, ex := range s.Examples {
+		node := exs.item(i)
 		if s.Kind == model.Boolean && ex != nil {
 			if _, ok := ex.(bool); !ok {
-				l.report(keyPos(s, "examples", pos), RuleBoolean, fmt.Sprintf("example %d of %s is %s, not true or false", i+1, what, jsonText(ex)),
-					"write the example as true or false")
+				text := jsonText(ex)
+				if node != nil {
+					text = shown(node)
+				}
+				l.report(keyPos(s, "examples", pos), RuleBoolean, fmt.Sprintf("example %d of %s is %s, not true or false", i+1, what, text),
+					joinHint("write the example as true or false", readingHint(node, "boolean")))
 				continue
 			}
 		}
-		if err := checkExample(s, ex, "$", 0); err != "" {
-			l.report(keyPos(s, "examples", pos), RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, err),
-				"fix the example or the schema")
+		if pr := checkExample(s, ex, node, l.skip, "$", 0); pr != nil {
+			l.report(keyPos(s, "examples", pos), RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, pr),
+				joinHint("fix the example or the schema", readingHint(pr.node, pr.want)))
 			continue
 		}
-		if p, v := secondsTimestamp(s, ex, "$", 0); p != "" {
+		if p, v := secondsTimestamp(s, ex, l.skip, "$", 0); p != "" {
 			at := ""
 			if p != "$" {
 				at = " at " + p
@@ -421,11 +461,27 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 				fmt.Sprintf("write %d (milliseconds)", v*1000))
 		}
 	}
-	if s.Items != nil {
-		l.walkRules(s.Items, name, "the items of "+what, s.Items.Pos)
-	}
-	if s.Values != nil {
-		l.walkRules(s.Values, name, "the values of "+what, s.Values.Pos)
+}
+
+// enumValues reports the enum values of s that s itself rejects (BQ041): the generated
+// code would declare a constant that its own validation refuses, and no message could
+// carry it.
+func (l *loader) enumValues(s *model.Schema, what string, pos model.Pos) {
+	nodes := l.enumNodes[s]
+	for i, v := range s.Enum {
+		if i, ok := v.(int64); ok && s.Encoding == "string" {
+			v = strconv.FormatInt(i, 10) // carried as a string
+		}
+		pr := checkExample(s, v, nil, l.skip, "$", 0)
+		if pr == nil {
+			continue
+		}
+		at, text := keyPos(s, "enum", pos), jsonText(v)
+		if i < len(nodes) {
+			at, text = nodes[i].pos, shown(nodes[i])
+		}
+		l.report(at, RuleEnumValue, fmt.Sprintf("enum value %s of %s is rejected by the field itself: %s", text, what, pr.msg),
+			"remove the value, or relax the constraint that rejects it: the generated code would declare a constant that its own validation refuses")
 	}
 }
 
@@ -444,14 +500,14 @@ func yamlKey(name string) string {
 // like Unix seconds rather than milliseconds: its magnitude is below 10^11 (before
 // 1973-03-03 in milliseconds, after 5138 in seconds). It returns the JSON path and
 // value, or "".
-func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, int64) {
-	if s == nil || v == nil || depth > 200 {
+func secondsTimestamp(s *model.Schema, v any, skip skipSet, path string, depth int) (string, int64) {
+	if s == nil || v == nil || depth > 200 || skip[s] {
 		return "", 0
 	}
 	switch s.Kind {
 	case model.Ref:
 		if s.Named != nil {
-			return secondsTimestamp(s.Named.Schema, v, path, depth+1)
+			return secondsTimestamp(s.Named.Schema, v, skip, path, depth+1)
 		}
 	case model.Timestamp:
 		var i int64
@@ -468,7 +524,7 @@ func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, i
 		if obj, ok := v.(map[string]any); ok {
 			for _, p := range s.Properties {
 				if pv, ok := obj[p.Name]; ok {
-					if q, i := secondsTimestamp(p.Schema, pv, path+"."+p.Name, depth+1); q != "" {
+					if q, i := secondsTimestamp(p.Schema, pv, skip, path+"."+p.Name, depth+1); q != "" {
 						return q, i
 					}
 				}
@@ -477,7 +533,7 @@ func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, i
 	case model.Array:
 		if arr, ok := v.([]any); ok {
 			for i, it := range arr {
-				if q, n := secondsTimestamp(s.Items, it, fmt.Sprintf("%s[%d]", path, i), depth+1); q != "" {
+				if q, n := secondsTimestamp(s.Items, it, skip, fmt.Sprintf("%s[%d]", path, i), depth+1); q != "" {
 					return q, n
 				}
 			}
@@ -490,7 +546,7 @@ func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, i
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				if q, n := secondsTimestamp(s.Values, obj[k], path+"."+k, depth+1); q != "" {
+				if q, n := secondsTimestamp(s.Values, obj[k], skip, path+"."+k, depth+1); q != "" {
 					return q, n
 				}
 			}
@@ -501,6 +557,52 @@ func secondsTimestamp(s *model.Schema, v any, path string, depth int) (string, i
 
 func snake(s string) string {
 	return strings.Join(nameTokens(s), "_")
+}
+
+// snakeKey is the snake_case form of a JSON key: its words (nameTokens) in lower-case
+// ASCII, accents dropped (`café` → `cafe`) and other characters read as separators,
+// joined by `_`; "" when no snake_case key comes of it (`日本`, `123`).
+func snakeKey(name string) string {
+	folded, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn))), name)
+	if err != nil {
+		folded = name
+	}
+	var b strings.Builder
+	for _, tok := range nameTokens(folded) {
+		word := strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, tok)
+		for _, w := range strings.Split(word, "_") {
+			if w == "" {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteString(w)
+		}
+	}
+	if k := b.String(); snakeRe.MatchString(k) {
+		return k
+	}
+	return ""
+}
+
+// snakeHint is BQ031's hint for the key name of object s: the snake_case key to rename
+// it to — never name itself, and never a key s already has (that would collide).
+func snakeHint(name string, s *model.Schema) string {
+	const tail = " (in a published URN a rename mints <urn>.v2)"
+	k := snakeKey(name)
+	switch {
+	case k == "" || k == name:
+		return "rename it to lower-case ASCII words joined by `_`, starting with a letter (`order_id`, `line_2`)" + tail
+	case s.Property(k) != nil:
+		return fmt.Sprintf("rename it to a snake_case key other than %q, which this object already has%s", k, tail)
+	}
+	return "rename it to " + strconv.Quote(k) + tail
 }
 
 const maxSafe = 1<<53 - 1
@@ -611,30 +713,48 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 
 var (
 	uuidRe     = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	uuidAnyRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
 	canonIntRe = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 )
 
 const maxTimestamp = 8_640_000_000_000_000
 
-// checkExample validates an example value against s; it returns "" when v is valid,
-// else the first problem with its JSON path.
-func checkExample(s *model.Schema, v any, path string, depth int) string {
-	if depth > 200 {
-		return ""
+// exampleProblem is why an example is not valid against its field: the JSON path of
+// the offending value (0-based indexes, as in JSON paths), what is wrong, and, for a
+// value of the wrong type, the YAML node that holds it and the JSON Schema type wanted
+// there (for readingHint).
+type exampleProblem struct {
+	path, msg string
+	node      *tnode
+	want      string
+}
+
+func (p *exampleProblem) String() string { return p.path + ": " + p.msg }
+
+// checkExample validates an example value against s; it returns nil when v is valid,
+// else the first problem. n is the YAML node v was read from, or nil. A schema in skip
+// (broken) accepts anything.
+func checkExample(s *model.Schema, v any, n *tnode, skip skipSet, path string, depth int) *exampleProblem {
+	if depth > 200 || skip[s] {
+		return nil
+	}
+	bad := func(format string, args ...any) *exampleProblem {
+		return &exampleProblem{path: path, msg: fmt.Sprintf(format, args...)}
+	}
+	wrongType := func(want, msg string) *exampleProblem {
+		return &exampleProblem{path: path, msg: msg, node: n, want: want}
 	}
 	if v == nil {
 		if s.Nullable {
-			return ""
+			return nil
 		}
-		return path + ": null is not allowed"
+		return bad("null is not allowed")
 	}
 	if s.Kind == model.Ref {
 		if s.Named == nil {
-			return ""
+			return nil
 		}
-		return checkExample(s.Named.Schema, v, path, depth+1)
+		return checkExample(s.Named.Schema, v, n, skip, path, depth+1)
 	}
 	isInt := func(v any) (int64, bool) {
 		switch x := v.(type) {
@@ -667,63 +787,51 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 	case model.String:
 		str, ok := v.(string)
 		if !ok {
-			return path + ": want a string"
+			return wrongType("string", "want a string")
 		}
-		n := int64(utf8.RuneCountInString(str))
-		if s.MinLength != nil && n < *s.MinLength {
-			return fmt.Sprintf("%s: shorter than %d characters", path, *s.MinLength)
+		cnt := int64(utf8.RuneCountInString(str))
+		if s.MinLength != nil && cnt < *s.MinLength {
+			return bad("%d %s, shorter than the minLength %d", cnt, plural(cnt, "character"), *s.MinLength)
 		}
-		if s.MaxLength != nil && n > *s.MaxLength {
-			return fmt.Sprintf("%s: longer than %d characters", path, *s.MaxLength)
+		if s.MaxLength != nil && cnt > *s.MaxLength {
+			return bad("%d %s, longer than the maxLength %d", cnt, plural(cnt, "character"), *s.MaxLength)
 		}
 		if s.Pattern != "" {
 			if re, err := compilePattern(s.Pattern); err == nil && !re.MatchString(str) {
-				return fmt.Sprintf("%s: %q does not match the pattern", path, str)
+				return bad("%q does not match the pattern %q", str, s.Pattern)
 			}
 		}
 		if !inEnum() {
-			return fmt.Sprintf("%s: %q is not one of the enum values", path, str)
+			return bad("%q is not one of the enum values", str)
 		}
-		switch s.Format {
-		case "uuid":
-			if !uuidAnyRe.MatchString(str) {
-				return fmt.Sprintf("%s: %q is not a UUID", path, str)
-			}
-		case "date":
-			if _, err := time.Parse("2006-01-02", str); err != nil {
-				return fmt.Sprintf("%s: %q is not a date", path, str)
-			}
-		case "date-time":
-			if _, err := time.Parse(time.RFC3339Nano, str); err != nil {
-				return fmt.Sprintf("%s: %q is not a date-time", path, str)
-			}
-		case "email":
-			if !strings.Contains(str, "@") {
-				return fmt.Sprintf("%s: %q is not an email address", path, str)
-			}
+		if s.Format != "" && !formatValid(s.Format, str) {
+			return bad("%q is not %s", str, formatNames[s.Format])
 		}
 	case model.Integer:
 		var i int64
 		if s.Encoding == "string" {
 			str, ok := v.(string)
 			if !ok || !canonIntRe.MatchString(str) {
-				return path + ": want an integer in a string (canonical decimal)"
+				return wrongType("string", "want an integer in a string (canonical decimal)")
 			}
 			var err error
 			if i, err = strconv.ParseInt(str, 10, 64); err != nil {
-				return path + ": out of int64 range"
+				return bad("out of int64 range")
 			}
 		} else {
 			var ok bool
 			if i, ok = isInt(v); !ok {
-				return path + ": want an integer"
+				if f, isFloat := v.(float64); isFloat && f == math.Trunc(f) {
+					return bad("out of int64 range") // 1e19: an integer, too large
+				}
+				return wrongType("integer", "want an integer")
 			}
 		}
 		if s.IntFormat == "int32" && (i < math.MinInt32 || i > math.MaxInt32) {
-			return path + ": out of int32 range"
+			return bad("out of int32 range")
 		}
 		if msg := checkBounds(s, float64(i), i, true); msg != "" {
-			return path + ": " + msg
+			return bad("%s", msg)
 		}
 		if s.Enum != nil {
 			found := false
@@ -733,7 +841,7 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 				}
 			}
 			if !found {
-				return fmt.Sprintf("%s: %d is not one of the enum values", path, i)
+				return bad("%d is not one of the enum values", i)
 			}
 		}
 	case model.Number:
@@ -744,10 +852,10 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 		case float64:
 			f = x
 		default:
-			return path + ": want a number"
+			return wrongType("number", "want a number")
 		}
 		if msg := checkBounds(s, f, 0, false); msg != "" {
-			return path + ": " + msg
+			return bad("%s", msg)
 		}
 		if s.Enum != nil {
 			found := false
@@ -757,31 +865,31 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 				}
 			}
 			if !found {
-				return fmt.Sprintf("%s: %v is not one of the enum values", path, f)
+				return bad("%v is not one of the enum values", f)
 			}
 		}
 	case model.Boolean:
 		if _, ok := v.(bool); !ok {
-			return path + ": want true or false"
+			return wrongType("boolean", "want true or false")
 		}
 		if !inEnum() {
-			return path + ": not one of the enum values"
+			return bad("not one of the enum values")
 		}
 	case model.Object:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return path + ": want an object"
+			return wrongType("object", "want an object")
 		}
 		for _, p := range s.Properties {
 			pv, present := obj[p.Name]
 			if !present {
 				if p.Required {
-					return fmt.Sprintf("%s: missing required key %q", path, p.Name)
+					return bad("missing required key %q", p.Name)
 				}
 				continue
 			}
-			if msg := checkExample(p.Schema, pv, path+"."+p.Name, depth+1); msg != "" {
-				return msg
+			if pr := checkExample(p.Schema, pv, n.child(p.Name), skip, path+"."+p.Name, depth+1); pr != nil {
+				return pr
 			}
 		}
 		if !s.AdditionalProperties {
@@ -796,26 +904,26 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 			}
 			for _, k := range keys {
 				if !known[k] {
-					return fmt.Sprintf("%s: unknown key %q", path, k)
+					return bad("unknown key %q", k)
 				}
 			}
 		}
 	case model.Array:
 		arr, ok := v.([]any)
 		if !ok {
-			return path + ": want an array"
+			return wrongType("array", "want an array")
 		}
-		n := int64(len(arr))
-		if s.MinItems != nil && n < *s.MinItems {
-			return fmt.Sprintf("%s: fewer than %d items", path, *s.MinItems)
+		cnt := int64(len(arr))
+		if s.MinItems != nil && cnt < *s.MinItems {
+			return bad("fewer than %d items", *s.MinItems)
 		}
-		if s.MaxItems != nil && n > *s.MaxItems {
-			return fmt.Sprintf("%s: more than %d items", path, *s.MaxItems)
+		if s.MaxItems != nil && cnt > *s.MaxItems {
+			return bad("more than %d items", *s.MaxItems)
 		}
 		for i, it := range arr {
 			if s.Items != nil {
-				if msg := checkExample(s.Items, it, fmt.Sprintf("%s[%d]", path, i), depth+1); msg != "" {
-					return msg
+				if pr := checkExample(s.Items, it, n.item(i), skip, fmt.Sprintf("%s[%d]", path, i), depth+1); pr != nil {
+					return pr
 				}
 			}
 		}
@@ -824,7 +932,7 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 			for _, it := range arr {
 				k := jsonText(it)
 				if seen[k] {
-					return path + ": items are not unique"
+					return bad("items are not unique")
 				}
 				seen[k] = true
 			}
@@ -832,7 +940,7 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 	case model.Map:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return path + ": want an object"
+			return wrongType("object", "want an object")
 		}
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
@@ -841,34 +949,77 @@ func checkExample(s *model.Schema, v any, path string, depth int) string {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if s.Values != nil {
-				if msg := checkExample(s.Values, obj[k], path+"."+k, depth+1); msg != "" {
-					return msg
+				if pr := checkExample(s.Values, obj[k], n.child(k), skip, path+"."+k, depth+1); pr != nil {
+					return pr
 				}
 			}
 		}
 	case model.Money:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return path + `: want {"amount": <integer minor units>, "currency": "<ISO 4217>"}`
+			return wrongType("object", `want {"amount": <integer minor units>, "currency": "<ISO 4217>"}`)
 		}
 		if _, ok := isInt(obj["amount"]); !ok {
-			return path + ".amount: want an integer (minor units)"
+			return &exampleProblem{path: path + ".amount", msg: "want an integer (minor units)", node: n.child("amount"), want: "integer"}
 		}
 		if c, ok := obj["currency"].(string); !ok || !currencyRe.MatchString(c) {
-			return path + ".currency: want a three-letter ISO 4217 code"
+			return &exampleProblem{path: path + ".currency", msg: "want a three-letter ISO 4217 code", node: n.child("currency"), want: "string"}
 		}
 	case model.Timestamp:
 		i, ok := isInt(v)
 		if !ok || i < -maxTimestamp || i > maxTimestamp {
-			return path + ": want integer Unix milliseconds within ±8.64e15"
+			return wrongType("integer", "want integer Unix milliseconds within ±8.64e15")
 		}
 	case model.UUID:
 		str, ok := v.(string)
 		if !ok || !uuidRe.MatchString(str) {
-			return path + ": want a UUID in canonical lower-case form"
+			return wrongType("string", "want a UUID in canonical lower-case form")
 		}
 	}
-	return ""
+	return nil
+}
+
+// plural is word for n things (character, characters).
+func plural(n int64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// formatNames name the formats in messages.
+var formatNames = map[string]string{"uuid": "a UUID", "date": "a date (YYYY-MM-DD)", "date-time": "an RFC 3339 date-time",
+	"email": "an email address", "uri": "an absolute URI"}
+
+// formatSchemas holds, per format, a JSON Schema that asserts it as the emitted
+// schemas do: the format (jsonschema/v6, whose logic the generated decoder copies)
+// and its narrowing pattern (formatPatterns: the subset every validator agrees on).
+var formatSchemas sync.Map // format → *jsonschema.Schema
+
+// formatValid reports whether s is valid under format as the emitted schemas and the
+// generated decoder assert it (an unknown format is an annotation: true).
+func formatValid(format, s string) bool {
+	v, ok := formatSchemas.Load(format)
+	if !ok {
+		doc := map[string]any{"format": format}
+		if p, ok := formatPatterns[format]; ok {
+			doc["pattern"] = p
+		}
+		if format == "email" {
+			doc["maxLength"] = json.Number(strconv.Itoa(emailMaxLength))
+		}
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		if err := c.AddResource("format.json", doc); err != nil {
+			return true
+		}
+		sch, err := c.Compile("format.json")
+		if err != nil {
+			return true
+		}
+		v, _ = formatSchemas.LoadOrStore(format, sch)
+	}
+	return v.(*jsonschema.Schema).Validate(s) == nil
 }
 
 func checkBounds(s *model.Schema, f float64, i int64, isInt bool) string {
@@ -887,23 +1038,80 @@ func checkBounds(s *model.Schema, f float64, i int64, isInt bool) string {
 	eq := func(b *model.Bound) bool { return !lt(b) && !gt(b) }
 	switch {
 	case s.Minimum != nil && lt(s.Minimum):
-		return "below the minimum"
+		return "below the minimum " + boundText(s.Minimum)
 	case s.Maximum != nil && gt(s.Maximum):
-		return "above the maximum"
+		return "above the maximum " + boundText(s.Maximum)
 	case s.ExclusiveMinimum != nil && (lt(s.ExclusiveMinimum) || eq(s.ExclusiveMinimum)):
-		return "not above the exclusive minimum"
+		return "not above the exclusiveMinimum " + boundText(s.ExclusiveMinimum)
 	case s.ExclusiveMaximum != nil && (gt(s.ExclusiveMaximum) || eq(s.ExclusiveMaximum)):
-		return "not below the exclusive maximum"
+		return "not below the exclusiveMaximum " + boundText(s.ExclusiveMaximum)
 	}
 	return ""
+}
+
+// distinctValues is how many distinct values schema s admits, or -1 when it is not
+// a small finite set: an enum, a boolean, or an integer with both bounds (and null
+// when nullable).
+func distinctValues(s *model.Schema, depth int) int64 {
+	if s == nil || depth > 64 {
+		return -1
+	}
+	if s.Kind == model.Ref {
+		if s.Named == nil {
+			return -1
+		}
+		d := distinctValues(s.Named.Schema, depth+1)
+		if d >= 0 && s.Nullable && !s.Named.Schema.Nullable {
+			d++
+		}
+		return d
+	}
+	var d int64 = -1
+	switch {
+	case s.Enum != nil:
+		d = int64(len(s.Enum))
+	case s.Kind == model.Boolean:
+		d = 2
+	case s.Kind == model.Integer && (s.Minimum != nil || s.ExclusiveMinimum != nil) && (s.Maximum != nil || s.ExclusiveMaximum != nil):
+		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+		if s.Minimum != nil {
+			lo = s.Minimum.I
+		}
+		if s.ExclusiveMinimum != nil && s.ExclusiveMinimum.I < math.MaxInt64 {
+			lo = max(lo, s.ExclusiveMinimum.I+1)
+		}
+		if s.Maximum != nil {
+			hi = s.Maximum.I
+		}
+		if s.ExclusiveMaximum != nil && s.ExclusiveMaximum.I > math.MinInt64 {
+			hi = min(hi, s.ExclusiveMaximum.I-1)
+		}
+		if hi < lo || hi-lo > 1<<40 || hi-lo < 0 {
+			return -1 // empty (reported apart) or too many to matter
+		}
+		d = hi - lo + 1
+	}
+	if d >= 0 && s.Nullable {
+		d++
+	}
+	return d
+}
+
+// boundText is b exactly: an integer's digits, or the shortest decimal of the double
+// (which the registry holds exactly: BQ023).
+func boundText(b *model.Bound) string {
+	if b.IsInt {
+		return strconv.FormatInt(b.I, 10)
+	}
+	return strconv.FormatFloat(b.F, 'g', -1, 64)
 }
 
 // uncomparable says why two items of schema s can be equal in generated code but not
 // under JSON Schema's uniqueItems (or the reverse), or returns "": the generated decoder
 // drops keys an open object does not declare, and compares numbers as doubles where JSON
 // Schema compares exact decimals (0.1 and 0.10000000000000001 are one double).
-func uncomparable(s *model.Schema, seen map[*model.NamedType]bool) string {
-	if s == nil {
+func uncomparable(s *model.Schema, seen map[*model.NamedType]bool, skip skipSet) string {
+	if s == nil || skip[s] {
 		return ""
 	}
 	if s.Kind == model.Ref {
@@ -911,7 +1119,7 @@ func uncomparable(s *model.Schema, seen map[*model.NamedType]bool) string {
 			return ""
 		}
 		seen[s.Named] = true
-		return uncomparable(s.Named.Schema, seen)
+		return uncomparable(s.Named.Schema, seen, skip)
 	}
 	switch s.Kind {
 	case model.Number:
@@ -921,14 +1129,14 @@ func uncomparable(s *model.Schema, seen map[*model.NamedType]bool) string {
 			return "open objects (keys they do not declare are not kept)"
 		}
 		for _, p := range s.Properties {
-			if why := uncomparable(p.Schema, seen); why != "" {
+			if why := uncomparable(p.Schema, seen, skip); why != "" {
 				return why
 			}
 		}
 	case model.Array:
-		return uncomparable(s.Items, seen)
+		return uncomparable(s.Items, seen, skip)
 	case model.Map:
-		return uncomparable(s.Values, seen)
+		return uncomparable(s.Values, seen, skip)
 	}
 	return ""
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/babelqueue/bqgen/internal/synth"
 )
 
 // Hostile registries (issue 7, item 2): every limit ends in one clear diagnostic with a
@@ -47,11 +49,15 @@ func hostileCases() []struct {
 	cycleEnd := fmt.Sprintf("  T%d: {type: T0}\n", n)
 	tail := "messages:\n  urn:babel:orders:created:\n    summary: s\n    data: {properties: {x: {type: T0}}}\n"
 	long := strings.Repeat("k", 1<<20)
+	written := "version: 1\nmessages: {}\nx: [" + strings.Repeat("0,", MaxNodes+100_000) + "0]\n"
 	return []struct{ name, src, want string }{
+		// The alias budget counts what aliases add, not what the author wrote (the file
+		// size cap bounds that): 1.1 million plain nodes are no BQ004.
+		{"1,100,000 nodes written out", written, "f.yaml:3:1: error BQ002: unknown key \"x\" in the registry"},
 		{"nesting depth", "version: 1\nmessages: {}\nx: " + strings.Repeat("{a: ", 70) + "b" + strings.Repeat("}", 70) + "\n",
 			"f.yaml:3:256: error BQ004: values are nested deeper than 64 levels"},
 		{"billion laughs", laughs.String(),
-			"f.yaml:9:10: error BQ004: alias *l5 expands the file beyond 1000000 YAML nodes"},
+			"f.yaml:9:10: error BQ004: alias *l5 makes the file's aliases expand to more than 1000000 YAML nodes"},
 		{"infinite type, 20,000 long", chain.String() + cycleEnd + tail,
 			"f.yaml:3:3: error BQ033: type \"T0\" can only be infinite: T0.next → T1.next → T2.next → T3.next"},
 		{"required chain of 20,000 types", chain.String() + chainEnd + tail, ""},
@@ -73,6 +79,14 @@ func hostileCases() []struct {
 			"f.yaml:7:36: error BQ004: number literal of 1048578 characters; the limit is 1000"},
 		{"!!float 1e99999999", msgHead + "        x: {type: number, maximum: !!float 1e99999999}\n",
 			"f.yaml:7:36: error BQ023: 1e99999999 is not a finite number; JSON has no NaN or Infinity"},
+		{"!!float 1e999999 example", msgHead + "        x: {type: number, examples: [!!float 1e999999]}\n",
+			"f.yaml:7:38: error BQ023: 1e999999 is not a finite number"},
+		{"1e-999999 bound", msgHead + "        x: {type: number, exclusiveMinimum: 1e-999999}\n",
+			"f.yaml:7:45: error BQ023: 1e-999999 cannot be carried exactly: a double reads it as 0"},
+		{"!!float -1e999999999999 enum value", msgHead + "        x: {type: number, enum: [1, !!float -1e999999999999]}\n",
+			"f.yaml:7:37: error BQ023: -1e999999999999 is not a finite number"},
+		{"0.5 in 906 characters", msgHead + "        x: {type: number, maximum: 5" + strings.Repeat("0", 900) + "e-901}\n", ""},
+		{"!!float 0e999999 bound", msgHead + "        x: {type: number, minimum: !!float 0e999999}\n", ""},
 		{"1 MB pattern", msgHead + "        x: {type: string, pattern: \"" + strings.Repeat("a", 1<<20) + "\"}\n", ""},
 		{"infinite through a non-empty array", "version: 1\ntypes:\n  Tree: {type: object, required: [kids], properties: {kids: {type: array, minItems: 1, items: {type: Tree}}}}\n" + strings.ReplaceAll(tail, "T0", "Tree"),
 			"f.yaml:3:3: error BQ033: type \"Tree\" can only be infinite: Tree.kids[0] → Tree"},
@@ -139,7 +153,7 @@ func TestFileSizeCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := path + ":1:1: error BQ004: file is 16777217 bytes; the limit is 16777216 bytes (16 MiB)"
+	want := path + ":1:1: error BQ004: file is 33554433 bytes; the limit is 33554432 bytes (32 MiB)"
 	if reg != nil || len(ds) != 1 || ds[0].String() != want {
 		t.Fatalf("got %v, want %s", ds, want)
 	}
@@ -262,5 +276,26 @@ func TestNotRegularFile(t *testing.T) {
 		if err == nil || err.Error() != c.want || reg != nil || ds != nil {
 			t.Errorf("Load(%s) = %v, %v, %v; want error %q", c.path, reg, ds, err, c.want)
 		}
+	}
+}
+
+// TestOneFileRegistry: the 10,000-URN synthetic registry written as one file (19 MB,
+// about 1.2 million YAML nodes, no alias) loads clean (issue 13, item 11: the alias
+// budget used to count every node and refused it).
+func TestOneFileRegistry(t *testing.T) {
+	t.Parallel()
+	src := synth.Registry(synth.Options{Messages: 10_000})
+	if len(src) <= 16<<20 || len(src) > MaxFileSize {
+		t.Fatalf("the registry is %d bytes; the test wants it between 16 MiB and MaxFileSize", len(src))
+	}
+	reg, ds, err := LoadFiles(context.Background(), map[string][]byte{"registry.yaml": src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reg == nil || len(ds) != 0 {
+		t.Fatalf("got %d diagnostics: %.500v", len(ds), ds)
+	}
+	if len(reg.Messages) != 11_000 {
+		t.Errorf("%d messages, want 11000 (10,000 and a .v2 for one in ten)", len(reg.Messages))
 	}
 }

@@ -75,7 +75,7 @@ func TestPatternExamples(t *testing.T) {
 	for _, d := range ds {
 		got = append(got, d.Rule+": "+d.Message)
 	}
-	want := `BQ034: example 1 of field "y" is invalid: $: "a\u3000b" does not match the pattern`
+	want := `BQ034: example 1 of field "y" is invalid: $: "a\u3000b" does not match the pattern "^\\S+$"`
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}

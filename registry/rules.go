@@ -30,6 +30,8 @@ const (
 	RuleUniqueItems  = "BQ038"
 	// RuleUnicodeProperty: a pattern's Unicode property escape (docs/patterns.md).
 	RuleUnicodeProperty = "BQ039"
+	RuleYAML11       = "BQ040"
+	RuleEnumValue    = "BQ041"
 )
 
 // Rule describes one rule of the catalogue.
@@ -173,6 +175,14 @@ var rules = []Rule{
 		Source:      "JSON Schema pattern (ECMA-262); docs/patterns.md",
 		Hint:        "list the ranges you accept when characters assigned in recent Unicode versions matter, or silence the warning with a reason",
 		Silenceable: true},
+	{ID: RuleYAML11, Severity: SeverityWarning,
+		Title:  "a value YAML 1.1 tools read otherwise than YAML 1.2, where the author may have meant the YAML 1.1 reading: an integer with a leading zero (0777), a yes/no/on/off word where true or false is allowed",
+		Source: "YAML 1.2 core schema; YAML 1.1 types (int, bool)",
+		Hint:   "write the value unambiguously: 777 or 0o777, true or \"yes\""},
+	{ID: RuleEnumValue, Severity: SeverityError,
+		Title:  "enum value that its own field rejects (a length, pattern, format or bound of the field)",
+		Source: "JSON Schema enum with minLength, maxLength, pattern, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum",
+		Hint:   "remove the value, or relax the constraint that rejects it"},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

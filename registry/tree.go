@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,13 +37,17 @@ type tnode struct {
 	str     string   // tStr
 	num     json.Number
 	b       bool
-	size    int  // nodes in the expanded subtree, this one included
-	height  int  // nesting depth of the expanded subtree
-	json    any  // memoised JSON value
-	bad     bool // a non-finite number (BQ023), reported and left out of the tree
-	shared  bool // on a file's root: some subtrees are shared (anchors were used)
+	size    int    // nodes in the expanded subtree, this one included
+	height  int    // nesting depth of the expanded subtree
+	bad     bool   // a non-finite number (BQ023), reported and left out of the tree
+	plain   bool   // a plain scalar (not quoted, no tag): YAML 1.1 may read it otherwise
+	lit     string // the text of a plain scalar that is not a string (0777, 1e3, true)
+	shared  bool   // on a file's root: some subtrees are shared (anchors were used)
 
 	textChecked bool // checkText has visited this node (aliases share nodes)
+	// unsure holds, for a field schema with a format error, the keywords the error
+	// leaves in doubt ("*": all); the rules that read them skip it (isolate).
+	unsure map[string]bool
 }
 
 type tentry struct {
@@ -67,6 +69,22 @@ func (n *tnode) get(key string) *tentry {
 	return nil
 }
 
+// child is the value of key in the mapping n, or nil (also for a nil n).
+func (n *tnode) child(key string) *tnode {
+	if n == nil {
+		return nil
+	}
+	return n.val(key)
+}
+
+// item is the i-th item of the sequence n, or nil.
+func (n *tnode) item(i int) *tnode {
+	if n == nil || n.kind != tSeq || i >= len(n.items) {
+		return nil
+	}
+	return n.items[i]
+}
+
 // val returns the value of key, or nil.
 func (n *tnode) val(key string) *tnode {
 	if e := n.get(key); e != nil {
@@ -77,38 +95,10 @@ func (n *tnode) val(key string) *tnode {
 
 // toJSON converts n to the values jsonschema/v6 validates: map[string]any, []any,
 // string, json.Number (exact), bool, nil.
-func (n *tnode) toJSON() any {
-	if n.json != nil {
-		return n.json
-	}
-	var v any
-	switch n.kind {
-	case tNull:
-		return nil
-	case tBool:
-		v = n.b
-	case tNum:
-		v = n.num
-	case tStr:
-		v = n.str
-	case tSeq:
-		a := make([]any, len(n.items))
-		for i, it := range n.items {
-			a[i] = it.toJSON()
-		}
-		v = a
-	case tMap:
-		m := make(map[string]any, len(n.entries))
-		for _, e := range n.entries {
-			m[e.key] = e.val.toJSON()
-		}
-		v = m
-	}
-	n.json = v
-	return v
-}
+func (n *tnode) toJSON() any { return plainJSON(n) }
 
-// plainJSON is toJSON without the memo, safe for concurrent use on a shared tree.
+// plainJSON is toJSON as a function; it only reads the tree, so it is safe for
+// concurrent use on a shared tree.
 func plainJSON(n *tnode) any {
 	switch n.kind {
 	case tBool:
@@ -156,7 +146,7 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 		return &tnode{kind: tMap, pos: model.Pos{File: name, Line: 1, Column: 1}, size: 1, height: 1}, nil
 	}
 	if err != nil {
-		return nil, Diagnostics{longKeyHint(yamlDiag(name, err), data)}
+		return nil, Diagnostics{tabHint(longKeyHint(yamlDiag(name, err), data), data)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -211,6 +201,33 @@ func longKeyHint(d Diagnostic, data []byte) Diagnostic {
 	return d
 }
 
+// tabHint explains the YAML errors a tab in the indentation causes ("found character
+// that cannot start any token", "found a tab character that violates indentation"):
+// YAML indents with spaces only. The position moves to the tab, which yaml.v3 reports
+// at the start of its line or on the line before.
+func tabHint(d Diagnostic, data []byte) Diagnostic {
+	if !strings.Contains(d.Message, "cannot start any token") && !strings.Contains(d.Message, "tab character") {
+		return d
+	}
+	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+2)
+	for _, ln := range []int{d.Pos.Line, d.Pos.Line + 1} {
+		if ln < 1 || ln > len(lines) {
+			continue
+		}
+		text := lines[ln-1]
+		indent := text[:len(text)-len(bytes.TrimLeft(text, " \t"))]
+		if col := bytes.IndexByte(indent, '\t'); col >= 0 {
+			d.Pos.Line, d.Pos.Column = ln, col+1
+			if !strings.Contains(d.Message, "tab") {
+				d.Message += " (a tab in the indentation)"
+			}
+			d.Hint = fmt.Sprintf("YAML indents with spaces only: replace the tab at line %d, column %d with spaces (set your editor to insert spaces in .yaml files)", ln, col+1)
+			return d
+		}
+	}
+	return d
+}
+
 func yamlDiag(name string, err error) Diagnostic {
 	msg := err.Error()
 	pos := model.Pos{File: name, Line: 1, Column: 1}
@@ -237,15 +254,16 @@ func yamlDiag(name string, err error) Diagnostic {
 		Hint: "fix the YAML syntax; quote strings that contain `: ` or start with a special character"}
 }
 
-// converter turns a yaml.Node tree into a tnode tree, enforcing MaxNodes and MaxDepth
-// and reporting non-finite numbers (BQ023).
+// converter turns a yaml.Node tree into a tnode tree, enforcing MaxNodes (on what
+// aliases add) and MaxDepth and reporting non-finite numbers (BQ023).
 type converter struct {
-	file  string
-	done  map[*yaml.Node]*tnode // converted anchor targets
-	busy  map[*yaml.Node]bool   // anchors being converted
-	total int
-	diags Diagnostics
-	fatal bool
+	file string
+	done map[*yaml.Node]*tnode // converted anchor targets
+	busy map[*yaml.Node]bool   // anchors being converted
+	// expanded counts the YAML nodes that alias uses add (MaxNodes).
+	expanded int
+	diags    Diagnostics
+	fatal    bool
 	// section is the top-level key whose value is being converted: a key defined
 	// twice directly under "messages" or "types" is a duplicate URN or type (BQ013).
 	section string
@@ -284,9 +302,11 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 				return nil
 			}
 		}
-		c.total += t.size
-		if c.total > MaxNodes {
-			c.fail(n, fmt.Sprintf("alias *%s expands the file beyond %d YAML nodes", n.Value, MaxNodes),
+		// Budget what aliases add, not what the author wrote (the file size bounds
+		// that): every use of an alias adds its expanded subtree once more.
+		c.expanded += t.size
+		if c.expanded > MaxNodes {
+			c.fail(n, fmt.Sprintf("alias *%s makes the file's aliases expand to more than %d YAML nodes", n.Value, MaxNodes),
 				"reuse schemas through `types:` instead of YAML aliases")
 			return nil
 		}
@@ -296,11 +316,6 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 			return nil
 		}
 		return t
-	}
-	c.total++
-	if c.total > MaxNodes {
-		c.fail(n, fmt.Sprintf("the file has more than %d YAML nodes", MaxNodes), "split the registry into several files")
-		return nil
 	}
 	t := &tnode{pos: c.pos(n), size: 1, height: 1}
 	if n.Anchor != "" {
@@ -322,8 +337,9 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 			return nil
 		}
 		t.kind = tSeq
-		for _, it := range n.Content {
+		for i, it := range n.Content {
 			ct := c.conv(it, depth+1)
+			n.Content[i] = nil // converted: let the collector have it (a dense file's two trees)
 			if ct == nil {
 				return nil
 			}
@@ -358,6 +374,7 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 	var merges []*tnode
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		n.Content[i], n.Content[i+1] = nil, nil // converted below: let the collector have them
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			mv := c.conv(v, depth+1)
 			if mv == nil {
@@ -437,97 +454,108 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 	return true
 }
 
-var (
-	yamlFloatRe = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	nonFinite   = map[string]bool{".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,
-		"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true}
-)
+var nonFinite = map[string]bool{".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,
+	"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true}
 
-// scalar fills t from a scalar node.
+// scalar fills t from a scalar node, resolved by the YAML 1.2 core schema (yaml12.go).
 func (c *converter) scalar(n *yaml.Node, t *tnode) {
-	tag := n.ShortTag()
-	if (tag == "!!int" || tag == "!!float" || (n.Style == 0 && tag == "!!str")) && len(n.Value) > MaxNumberLength {
-		if plain := strings.ReplaceAll(n.Value, "_", ""); len(plain) > MaxNumberLength &&
-			(tag != "!!str" || yamlFloatRe.MatchString(plain)) {
-			t.kind, t.bad = tNull, true
-			c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleLimit,
-				Message: fmt.Sprintf("number literal of %d characters; the limit is %d", len(plain), MaxNumberLength),
-				Hint:    "write the number with fewer digits; an int64 has at most 19 and a double needs at most 17 significant digits"})
-			return
-		}
+	tag, explicit := coreTag(n)
+	v := n.Value
+	t.plain = !explicit && n.Style == 0
+	if (tag == "!!int" || tag == "!!float") && len(v) > MaxNumberLength {
+		t.kind, t.bad = tNull, true
+		c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleLimit,
+			Message: fmt.Sprintf("number literal of %d characters; the limit is %d", len(v), MaxNumberLength),
+			Hint:    "write the number with fewer digits; an int64 has at most 19 and a double needs at most 17 significant digits"})
+		return
 	}
 	switch tag {
 	case "!!null":
+		if coreSpecial[v] != "!!null" {
+			c.badTag(n, t, "null", "write null, ~ or nothing")
+			return
+		}
 		t.kind = tNull
 	case "!!bool":
-		t.kind = tBool
-		t.b = strings.EqualFold(n.Value, "true")
+		if coreSpecial[v] != "!!bool" {
+			c.badTag(n, t, "boolean", "write true or false")
+			return
+		}
+		t.kind, t.b = tBool, v[0] == 't' || v[0] == 'T'
 	case "!!int":
-		t.kind = tNum
-		plain := strings.ReplaceAll(n.Value, "_", "")
-		bi, ok := new(big.Int).SetString(plain, 0)
-		if !ok && strings.HasPrefix(strings.TrimLeft(plain, "+-"), "0") {
-			// legacy octal without the 0o prefix is handled by base 0; anything else is odd
-			bi, ok = new(big.Int).SetString(plain, 10)
-		}
+		x, ok := coreInt(v)
 		if !ok {
-			t.kind = tStr
-			t.str = n.Value
+			c.badTag(n, t, "integer", "write a decimal integer (12), octal with 0o (0o14) or hexadecimal with 0x (0xC)")
 			return
 		}
-		t.num = json.Number(bi.String())
+		t.kind, t.num = tNum, x
+		c.leadingZero(n, v, x)
 	case "!!float":
-		if nonFinite[n.Value] {
+		if nonFinite[v] {
 			t.kind, t.bad = tNull, true
-			c.nonFinite(n, n.Value)
+			c.nonFinite(n, v)
 			return
 		}
-		t.kind = tNum
-		plain := strings.ReplaceAll(n.Value, "_", "")
-		r, ok := new(big.Rat).SetString(strings.TrimPrefix(plain, "+"))
-		if !ok {
-			if f, err := strconv.ParseFloat(plain, 64); errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
-				// !!float 1e99999999: beyond what big.Rat accepts, and a double's range.
-				t.kind, t.bad = tNull, true
-				c.nonFinite(n, n.Value)
-				return
-			}
-			t.kind = tStr
-			t.str = n.Value
-			return
-		}
-		if f, _ := r.Float64(); math.IsInf(f, 0) {
-			t.kind, t.bad = tNull, true
-			c.nonFinite(n, n.Value)
-			return
-		}
-		if r.IsInt() {
-			t.num = json.Number(r.Num().String())
-		} else {
-			f, _ := strconv.ParseFloat(plain, 64)
-			shortest := strconv.FormatFloat(f, 'g', -1, 64)
-			if exact, _ := new(big.Rat).SetString(shortest); exact.Cmp(r) != 0 {
-				// 1e-400 reads as 0 and 0.1000000000000000000001 as 0.1: every validator
-				// compares against the double, so the registry must say what they enforce.
-				t.kind, t.bad = tNull, true
-				c.inexact(n, n.Value, shortest)
-				return
-			}
-			t.num = json.Number(shortest)
-		}
+		c.number(n, t, v)
 	default:
-		t.kind = tStr
-		t.str = n.Value
-		// yaml.v3 resolves a plain number that overflows a double (1e400) to a string.
-		if n.Style == 0 {
-			plain := strings.ReplaceAll(n.Value, "_", "")
-			if yamlFloatRe.MatchString(plain) {
-				if _, err := strconv.ParseFloat(plain, 64); err != nil {
-					t.kind, t.bad, t.str = tNull, true, ""
-					c.nonFinite(n, n.Value)
-				}
-			}
+		t.kind, t.str = tStr, v
+	}
+	if t.plain && t.kind != tStr {
+		t.lit = v
+	}
+}
+
+// badTag reports an explicitly tagged scalar whose text the YAML 1.2 core schema does
+// not read as that tag (`!!int 0b101`, `!!bool yes`), and leaves the value out (BQ001).
+// The hint gives the YAML 1.1 reading when there is one.
+func (c *converter) badTag(n *yaml.Node, t *tnode, what, hint string) {
+	t.kind, t.bad, t.str = tNull, true, ""
+	if r, ok := yaml11Reading(n.Value); ok && r.why != "" && (r.kind == what || what == "number" && r.kind == "integer") {
+		hint = fmt.Sprintf("%s: write %s", r.why, r.value)
+	}
+	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleSyntax,
+		Message: fmt.Sprintf("%s %s is not a YAML 1.2 %s", n.ShortTag(), strconv.Quote(n.Value), what), Hint: hint})
+}
+
+// leadingZero reports an integer written with a leading zero (0777): YAML 1.2 reads it
+// as decimal, YAML 1.1 tools as octal (or, with an 8 or 9, as a string), so the author
+// may have meant another number than the one bqgen reads (BQ040).
+func (c *converter) leadingZero(n *yaml.Node, v string, x json.Number) {
+	d := strings.TrimLeft(v, "+-")
+	if len(d) < 2 || d[0] != '0' || !isDigit(d[1]) {
+		return
+	}
+	other := "the string " + strconv.Quote(v)
+	octal := ""
+	if r, ok := yaml11Reading(v); ok && r.kind == "integer" {
+		if r.value == string(x) {
+			return // 00, 07: the same number either way
 		}
+		other = r.value + " (octal)"
+		if v[0] != '-' { // YAML 1.2 octal (0o) has no sign
+			octal = fmt.Sprintf(", write %s in octal as 0o%s", r.value, strings.TrimLeft(d, "0"))
+		}
+	}
+	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityWarning, Rule: RuleYAML11,
+		Message: fmt.Sprintf("%s is read as %s (YAML 1.2, decimal); YAML 1.1 tools read it as %s", v, x, other),
+		Hint:    fmt.Sprintf("drop the leading zero (%s)%s, or quote %s if it is text", x, octal, strconv.Quote(v))})
+}
+
+// number fills t from the decimal literal text of n (readNumber), reporting a value
+// beyond a double or one a double cannot carry (BQ023).
+func (c *converter) number(n *yaml.Node, t *tnode, text string) {
+	num, double, class := readNumber(text)
+	switch class {
+	case numExact:
+		t.kind, t.num, t.str = tNum, num, ""
+	case numInfinite:
+		t.kind, t.bad, t.str = tNull, true, ""
+		c.nonFinite(n, n.Value)
+	case numInexact:
+		t.kind, t.bad, t.str = tNull, true, ""
+		c.inexact(n, n.Value, double)
+	default:
+		c.badTag(n, t, "number", "write a decimal number (12, 1.5, 2.5e-3)")
 	}
 }
 

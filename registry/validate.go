@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"reflect"
 	"runtime"
 	"sort"
@@ -452,8 +453,13 @@ func validateFormatSplit(root *tnode, split bool, memo *fieldMemo) (Diagnostics,
 	}
 	var ds Diagnostics
 	seen := map[string]bool{}
+	reported := leaves[:0:0] // the leaves that are errors of their own, not echoes
 	for _, l := range leaves {
-		for _, d := range formatDiags(root, l) {
+		dd := formatDiags(root, l)
+		if len(dd) > 0 {
+			reported = append(reported, l)
+		}
+		for _, d := range dd {
 			k := d.String()
 			if !seen[k] {
 				seen[k] = true
@@ -461,7 +467,179 @@ func validateFormatSplit(root *tnode, split bool, memo *fieldMemo) (Diagnostics,
 			}
 		}
 	}
+	isolate(root, reported)
 	return ds, nil
+}
+
+// isolate fences off what the format errors leaves found, so that the rest of the file
+// can still be built and checked in the same run (issue 13, item 6):
+//
+//   - a value of the wrong type, form or range (`nullable: yes`, `type: strin`, `kind:
+//     evnt`, an unknown key's value) is removed from the tree, as if it were not
+//     written: its error is reported, and nothing reads it;
+//   - the field schema (or `data`) that holds the error records the keywords the
+//     error leaves in doubt (tnode.unsure): the one whose value was removed, the
+//     keyword an unknown key was probably meant to be (`minimun` → minimum), or all
+//     of them when the schema has no usable `type` or is no mapping at all. A rule
+//     that reads one of those keywords skips the schema (loader.certain); the other
+//     rules, and the schemas of its properties, items and values, are checked as
+//     usual. A field schema that is itself of the wrong type (`items: [a]`) is kept
+//     and read as a schema that accepts anything.
+func isolate(root *tnode, leaves []*jsonschema.ValidationError) {
+	drop := map[*tnode]map[*tnode]bool{} // parent → children to remove
+	dropChild := func(parent, child *tnode) {
+		if drop[parent] == nil {
+			drop[parent] = map[*tnode]bool{}
+		}
+		drop[parent][child] = true
+	}
+	for _, e := range leaves {
+		loc := e.InstanceLocation
+		if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			// Its InstanceLocation cannot be trusted (formatDiags); `types` is the only
+			// mapping with propertyNames: a type whose name is not CamelCase is left out.
+			if ts := root.val("types"); ts != nil {
+				if t := ts.val(k.Property); t != nil {
+					dropChild(ts, t)
+				}
+			}
+			continue
+		}
+		path := fieldPath(root, loc)
+		if len(path) != len(loc)+1 {
+			continue // the location does not resolve: nothing to fence off
+		}
+		unit := -1 // the innermost field schema on the path
+		for i := len(path) - 1; i >= 0; i-- {
+			if path[i].field {
+				unit = i
+				break
+			}
+		}
+		last := len(path) - 1
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required, *kind.AdditionalProperties:
+			// About the keys of the mapping at the location, not its value.
+			switch {
+			case unit >= 0 && unit < last:
+				path[unit].n.doubt(loc[unit]) // in a keyword's mapping (`go`)
+			case unit == last:
+				if r, ok := k.(*kind.Required); ok && contains(r.Missing, "type") {
+					path[unit].n.doubt("*")
+				}
+				if a, ok := k.(*kind.AdditionalProperties); ok {
+					for _, p := range a.Properties {
+						path[unit].n.doubt(suggest(p, fieldKeys))
+					}
+				}
+			}
+			continue
+		}
+		switch {
+		case unit == last:
+			path[unit].n.doubt("*") // the schema itself is of the wrong type; it stays
+			continue
+		case unit >= 0 && unit == last-1:
+			key := loc[unit] // path[i] is reached by loc[i-1]: the keyword under the unit
+			switch e.ErrorKind.(type) {
+			case *kind.FalseSchema, *kind.Not:
+				if key != "default" {
+					path[unit].n.doubt(suggest(key, fieldKeys)) // an unknown key
+				}
+			default:
+				path[unit].n.doubt(key)
+			}
+		case unit >= 0:
+			path[unit].n.doubt(loc[unit]) // inside a keyword's value: an enum item, go.name
+		}
+		if last > 0 { // the root stays: a file that is no mapping has nothing to build
+			dropChild(path[last-1].n, path[last].n)
+		}
+	}
+	for parent, kids := range drop {
+		switch parent.kind {
+		case tMap:
+			kept := parent.entries[:0:0]
+			for _, e := range parent.entries {
+				if !kids[e.val] {
+					kept = append(kept, e)
+				}
+			}
+			parent.entries = kept
+		case tSeq:
+			kept := parent.items[:0:0]
+			for _, it := range parent.items {
+				if !kids[it] {
+					kept = append(kept, it)
+				}
+			}
+			parent.items = kept
+		}
+	}
+}
+
+// doubt records that a format error leaves keyword key of the field schema n in doubt
+// ("*": every keyword); "" records nothing.
+func (n *tnode) doubt(key string) {
+	if key == "" {
+		return
+	}
+	if n.unsure == nil {
+		n.unsure = map[string]bool{}
+	}
+	n.unsure[key] = true
+}
+
+// pathStep is one node on the way to an instance location; field says it is a field
+// schema (or a message's data): the unit whose rule checks a format error switches off.
+type pathStep struct {
+	n     *tnode
+	field bool
+}
+
+// fieldPath returns the nodes from root along loc (as far as they exist), each with
+// whether it is a field schema: an entry of `types`, a message's `data`, and the
+// `properties` entries, `items` and `values` of a field.
+func fieldPath(root *tnode, loc []string) []pathStep {
+	steps := []pathStep{{n: root}}
+	n, w := root, atFile
+	for _, seg := range loc {
+		var child *tnode
+		switch n.kind {
+		case tMap:
+			child = n.val(seg)
+		case tSeq:
+			if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < len(n.items) {
+				child = n.items[i]
+			}
+		}
+		if child == nil {
+			break
+		}
+		next := atOther
+		switch w {
+		case atFile:
+			next = topLevel(seg)
+		case atMessages:
+			next = atMessage
+		case atMessage:
+			if seg == "data" {
+				next = atData
+			}
+		case atTypes, atProps:
+			next = atField
+		case atData, atField:
+			switch seg {
+			case "properties":
+				next = atProps
+			case "items", "values":
+				next = atField
+			}
+		}
+		steps = append(steps, pathStep{n: child, field: next == atData || next == atField})
+		n, w = child, next
+	}
+	return steps
 }
 
 func jsonKindName(t string) string {
@@ -506,9 +684,10 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 	subject := fmt.Sprintf("%q in %s", last, pwhat)
 	if len(loc) == 0 {
 		subject = "the registry"
-	} else if _, err := strconv.Atoi(last); err == nil && len(parent) > 0 {
+	} else if i, err := strconv.Atoi(last); err == nil && len(parent) > 0 {
+		// Items count from 1, as lines and columns do.
 		_, gw := describe(parent[:len(parent)-1])
-		subject = fmt.Sprintf("item %s of %q in %s", last, parent[len(parent)-1], gw)
+		subject = fmt.Sprintf("item %d of %q in %s", i+1, parent[len(parent)-1], gw)
 	}
 	d := Diagnostic{Pos: valPos, Severity: SeverityError, Rule: RuleFormat}
 	switch k := e.ErrorKind.(type) {
@@ -525,13 +704,13 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 			d.Hint = "make the field required, or document the default in `description`"
 			return Diagnostics{d}
 		}
-		d.Message, d.Hint = unknownKey(last, pk, pwhat)
+		d.Message, d.Hint = unknownKey(last, pk, pwhat, parent, node)
 		return Diagnostics{d}
 	case *kind.AdditionalProperties:
 		k0, what := describe(loc)
 		var ds Diagnostics
 		for _, p := range k.Properties {
-			_, kp, _ := locate(root, append(append([]string(nil), loc...), p))
+			_, kp, pn := locate(root, append(append([]string(nil), loc...), p))
 			dd := d
 			dd.Pos = kp
 			if p == "default" && k0 == cField {
@@ -539,7 +718,7 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 				dd.Message = fmt.Sprintf("%q in %s is not supported: a default has no single cross-language meaning", p, what)
 				dd.Hint = "make the field required, or document the default in `description`"
 			} else {
-				dd.Message, dd.Hint = unknownKey(p, k0, what)
+				dd.Message, dd.Hint = unknownKey(p, k0, what, loc, pn)
 			}
 			ds = append(ds, dd)
 		}
@@ -573,6 +752,11 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		if len(loc) == 0 {
 			d.Hint = "a registry file is a YAML mapping with `version: 1` and `messages:`"
 		}
+		if rh := readingHint(node, k.Want...); rh != "" {
+			d.Hint = joinHint(d.Hint, rh) // how YAML read it says more than an example
+		} else if d.Hint == "" {
+			d.Hint = keywordHint(pk, last, parent)
+		}
 		return Diagnostics{d}
 	case *kind.Const:
 		d.Message = fmt.Sprintf("%s must be %s, not %s", subject, jsonText(k.Want), jsonText(k.Got))
@@ -603,6 +787,9 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		d.Pos = kp
 		d.Message = fmt.Sprintf("type name %q must be CamelCase: an upper-case letter, then letters and digits", k.Property)
 		d.Hint = "rename the type, e.g. " + strconv.Quote(camelGuess(k.Property))
+		if guess := camelGuess(k.Property); root.val("types").child(guess) != nil {
+			d.Hint = fmt.Sprintf("rename the type to a CamelCase name other than %q, which is already a type", guess)
+		}
 		return Diagnostics{d}
 	case *kind.AnyOf, *kind.OneOf:
 		if last == "type" && node != nil && node.kind == tStr {
@@ -618,7 +805,8 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		d.Message = fmt.Sprintf("%s has an invalid value", subject)
 		return Diagnostics{d}
 	case *kind.UniqueItems:
-		d.Message = fmt.Sprintf("%s lists a value twice (items %d and %d)", subject, k.Duplicates[0], k.Duplicates[1])
+		d.Message = fmt.Sprintf("%s lists a value twice (items %d and %d)", subject, k.Duplicates[0]+1, k.Duplicates[1]+1)
+		d.Hint = "remove one of the two"
 		return Diagnostics{d}
 	case *kind.MinLength:
 		if last == "reason" {
@@ -627,7 +815,16 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 			return Diagnostics{d}
 		}
 	case *kind.Minimum:
-		d.Message = fmt.Sprintf("%s must be at least %s, not %s", subject, k.Want.RatString(), k.Got.RatString())
+		d.Message = fmt.Sprintf("%s must be at least %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
+		return Diagnostics{d}
+	case *kind.Maximum:
+		d.Message = fmt.Sprintf("%s must be at most %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
+		return Diagnostics{d}
+	case *kind.ExclusiveMinimum:
+		d.Message = fmt.Sprintf("%s must be above %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
+		return Diagnostics{d}
+	case *kind.ExclusiveMaximum:
+		d.Message = fmt.Sprintf("%s must be below %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
 		return Diagnostics{d}
 	case *kind.MinItems:
 		d.Message = fmt.Sprintf("%s must not be empty", subject)
@@ -637,10 +834,15 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 	return Diagnostics{d}
 }
 
-func unknownKey(key string, k ctxKind, what string) (msg, hint string) {
+// unknownKey is the message and hint for key, unknown in the mapping at path (of kind
+// k, called what), whose value is val. A did-you-mean must lead somewhere: when the
+// suggested key would not take val either (`requird: true` → `required`, a list), the
+// hint says what it takes, or where the intent belongs.
+func unknownKey(key string, k ctxKind, what string, path []string, val *tnode) (msg, hint string) {
 	msg = fmt.Sprintf("unknown key %q in %s", key, what)
 	allowed := allowedKeys(k)
-	if sug := suggest(key, allowed); sug != "" {
+	sug := suggest(key, allowed)
+	if sug != "" {
 		msg += fmt.Sprintf("; did you mean %q?", sug)
 	}
 	if len(allowed) > 0 {
@@ -648,7 +850,139 @@ func unknownKey(key string, k ctxKind, what string) (msg, hint string) {
 		sort.Strings(sorted)
 		hint = "allowed keys: " + strings.Join(sorted, ", ")
 	}
+	if sug != "" && val != nil {
+		if note := valueFit(k, sug, path, val); note != "" {
+			hint = note + "; " + hint
+		}
+	}
 	return msg, hint
+}
+
+// valueFit says why val would be rejected under key sug too (in a mapping of kind k at
+// path), and what to write instead, or returns "" when it would be accepted.
+func valueFit(k ctxKind, sug string, path []string, val *tnode) string {
+	sch := keywordSchema(k, sug)
+	if sch == nil {
+		return ""
+	}
+	err := sch.Validate(plainJSON(val))
+	if err == nil {
+		return ""
+	}
+	if sug == "required" && k == cField && val.kind != tSeq {
+		return requiredHint2(path)
+	}
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		for len(ve.Causes) == 1 && len(ve.InstanceLocation) == 0 {
+			ve = ve.Causes[0]
+		}
+		if t, ok := ve.ErrorKind.(*kind.Type); ok && len(ve.InstanceLocation) == 0 {
+			var wants []string
+			for _, w := range t.Want {
+				wants = append(wants, jsonKindName(w))
+			}
+			return fmt.Sprintf("%q takes %s, not %s: %s", sug, strings.Join(wants, " or "), jsonKindName(t.Got), keywordHint(k, sug, path))
+		}
+	}
+	return fmt.Sprintf("%q would not take this value either: %s", sug, keywordHint(k, sug, path))
+}
+
+// requiredHint2 is the hint for a field that says it is required itself (`required:
+// true`, or a misspelt key with that value): JSON Schema lists the required property
+// names on the object that holds them.
+func requiredHint2(path []string) string {
+	n := len(path)
+	if n >= 2 && path[n-2] == "properties" {
+		_, parent := describe(path[:n-2])
+		return fmt.Sprintf("a field is not required by a flag of its own: list it on the object that holds it, `required: [%s]` in %s", yamlKey(path[n-1]), parent)
+	}
+	return "`required` lists the names of the required properties of this object: `required: [id, total]`; a field is made required in the list of the object that holds it"
+}
+
+// keywordExamples are example values of the keywords of a field, a message and the
+// other mappings, for hints.
+var keywordExamples = map[string]string{
+	"type": "string", "description": "Free text.", "nullable": "true", "deprecated": "true",
+	"examples": "[…]", "x-gdpr-sensitive": "true", "go": "{name: OrderID}", "minLength": "1", "maxLength": "200",
+	"pattern": `"^[A-Z]{3}$"`, "enum": "[a, b]", "format": "date", "minimum": "0", "maximum": "100",
+	"exclusiveMinimum": "0", "exclusiveMaximum": "100", "encoding": "string", "properties": "{id: {type: integer}}",
+	"required": "[id]", "additionalProperties": "true", "items": "{type: string}", "minItems": "1", "maxItems": "100",
+	"uniqueItems": "true", "values": "{type: string}", "kind": "event", "summary": "A customer placed an order.",
+	"owner": "orders-team", "queue": "orders", "supersedes": "urn:babel:orders:created", "data": "{properties: {…}}",
+	"lint": "{ignore: [BQ031], reason: …}", "ignore": "[BQ031]", "reason": "Legacy keys.", "version": "1",
+	"consumers": "[go, node]", "types": "{Address: {type: object, …}}", "messages": "{urn:babel:orders:created: {…}}",
+	"package": "events", "name": "OrderID",
+}
+
+// keywordHint is the hint for a key whose value has the wrong type: write it as the
+// keyword takes it (for `required` in a field: where it belongs).
+func keywordHint(k ctxKind, key string, path []string) string {
+	if key == "required" && k == cField {
+		return requiredHint2(path)
+	}
+	if k == cFieldGo && key == "enum" {
+		return "write `go: {enum: {value: GoName}}`"
+	}
+	if ex, ok := keywordExamples[key]; ok {
+		return fmt.Sprintf("write it as `%s: %s`", key, ex)
+	}
+	return ""
+}
+
+var (
+	keywordMu      sync.Mutex
+	keywordSchemas = map[string]*jsonschema.Schema{}
+)
+
+// keywordSchema is the registry format's subschema of key in a mapping of kind k, or
+// nil.
+func keywordSchema(k ctxKind, key string) *jsonschema.Schema {
+	base := map[ctxKind]string{cTop: "#/properties/", cGo: "#/properties/go/properties/", cLint: "#/$defs/lint/properties/",
+		cMessage: "#/$defs/message/properties/", cField: "#/$defs/keywords/properties/", cFieldGo: "#/$defs/keywords/properties/go/properties/"}[k]
+	if base == "" {
+		return nil
+	}
+	ptr := base + key
+	keywordMu.Lock()
+	defer keywordMu.Unlock()
+	if sch, ok := keywordSchemas[ptr]; ok {
+		return sch
+	}
+	var sch *jsonschema.Schema
+	if doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON)); err == nil {
+		c := jsonschema.NewCompiler()
+		if c.AddResource(schemaURL, doc) == nil {
+			sch, _ = c.Compile(schemaURL + ptr)
+		}
+	}
+	keywordSchemas[ptr] = sch
+	return sch
+}
+
+// decimalText is r as an exact decimal when it has one (r was read from a decimal
+// literal), else as a fraction.
+func decimalText(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	d := new(big.Int).Set(r.Denom())
+	count := func(p int64) int {
+		n, q, m := 0, new(big.Int), new(big.Int)
+		for {
+			q.QuoRem(d, big.NewInt(p), m)
+			if m.Sign() != 0 {
+				return n
+			}
+			d.Set(q)
+			n++
+		}
+	}
+	digits := max(count(2), count(5))
+	if d.Cmp(big.NewInt(1)) != 0 {
+		return r.RatString() // 1/3: no finite decimal
+	}
+	return r.FloatString(digits)
 }
 
 func requiredHint(key string) string {

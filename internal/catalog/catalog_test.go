@@ -58,7 +58,7 @@ messages:
     summary: "Pipes | and\nlines"
     data:
       properties:
-        choice: {type: string, enum: ["a|b", "c"], pattern: "^(x|y)$", description: "one | two\nthree"}
+        choice: {type: string, enum: ["a|b", "c"], pattern: "^(a[|]b|c)$", description: "one | two\nthree"}
         note:
           type: object
           properties:
@@ -69,7 +69,7 @@ messages:
         tags: {type: map, values: {type: object, properties: {v: {type: integer, minimum: 0, maximum: 9}}}}
 `)})
 	for _, want := range []string{
-		"| `choice` | string |  |  | pattern `^(x\\|y)$`; one of `a\\|b`, `c` |  | one \\| two<br>three |",
+		"| `choice` | string |  |  | pattern `^(a[\\|]b\\|c)$`; one of `a\\|b`, `c` |  | one \\| two<br>three |",
 		"| `note.inner` | string |  |  |  | contact\\|email |  |",
 		"| `items[].sku` | string |",
 		"| `tags.*.v` | integer |  |  | ≥ 0, ≤ 9 |",

@@ -185,6 +185,25 @@ func TestCheckMixed(t *testing.T) {
 	}
 }
 
+// TestCheckOneRun: format errors (in one file and in another file of the directory)
+// and rule findings come out of one run together, in every format (issue 13, item 6).
+func TestCheckOneRun(t *testing.T) {
+	t.Parallel()
+	const reg = rulesDir + "/one-run/registry"
+	for _, f := range []struct{ format, file string }{{"text", "expected.txt"}, {"json", "expected.json"}, {"github", "expected.github"}} {
+		code, out, errOut := runCheck(t, "check", "--format", f.format, "-r", reg)
+		if code != ExitFindings || errOut != "" {
+			t.Errorf("--format %s: exit %d, stderr %q", f.format, code, errOut)
+		}
+		for _, rule := range []string{"BQ001", "BQ002", "BQ020", "BQ025", "BQ031"} {
+			if !strings.Contains(out, rule) {
+				t.Errorf("--format %s: no %s in\n%s", f.format, rule, out)
+			}
+		}
+		golden(t, rulesDir+"/one-run/"+f.file, out)
+	}
+}
+
 // TestCheckFormatsClean: a clean registry prints nothing in text and github formats and
 // an empty array in json.
 func TestCheckFormatsClean(t *testing.T) {
