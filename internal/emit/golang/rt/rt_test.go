@@ -713,3 +713,34 @@ func TestUserHelpers(t *testing.T) {
 		t.Errorf("NewUUID = %q, %q", a, b)
 	}
 }
+
+// TestDispatchRecoversHandlerPanic: a handler's panic comes back from Dispatch as a
+// *PanicError wrapped with the URN (ErrHandlerPanic, dead-letter reason failed), with
+// the value and a stack that names the handler; the Router keeps working.
+func TestDispatchRecoversHandlerPanic(t *testing.T) {
+	t.Parallel()
+	r := NewRouter()
+	calls := 0
+	Handle(r, func(context.Context, Message[sampleOrder]) error {
+		calls++
+		if calls == 1 {
+			var m map[string]int
+			m["x"] = 1 // a nil map: a runtime panic
+		}
+		return nil
+	})
+	err := r.Dispatch(context.Background(), []byte(sampleEnvelope))
+	var pe *PanicError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrHandlerPanic) || DeadLetterReasonOf(err) != ReasonFailed {
+		t.Fatalf("Dispatch = %v (%T), want a *PanicError, reason failed", err, err)
+	}
+	if want := sampleURN + ": babelqueue: handler panicked: assignment to entry in nil map"; err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+	if !strings.Contains(string(pe.Stack), "TestDispatchRecoversHandlerPanic") {
+		t.Errorf("stack does not name the handler:\n%s", pe.Stack)
+	}
+	if err := r.Dispatch(context.Background(), []byte(sampleEnvelope)); err != nil || calls != 2 {
+		t.Errorf("second Dispatch = %v, calls %d", err, calls)
+	}
+}
