@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -46,7 +47,25 @@ var (
 	// envelope version of the wire contract; the rest of the envelope is not
 	// read. Dead-letter reason "poison".
 	ErrUnsupportedSchemaVersion = bqrt.ErrUnsupportedSchemaVersion
+	// ErrHandlerPanic: the handler Router.Dispatch called panicked; the error is a
+	// *PanicError with the value and the stack. Dead-letter reason "failed" (the
+	// message may be fine; the handler is not).
+	ErrHandlerPanic = errors.New("babelqueue: handler panicked")
 )
+
+// PanicError is the error Router.Dispatch returns when a handler panics: Value is
+// what it panicked with, Stack the goroutine's stack at the panic
+// (runtime/debug.Stack). errors.Is(err, ErrHandlerPanic) holds for it.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error returns "babelqueue: handler panicked: <value>".
+func (e *PanicError) Error() string { return fmt.Sprintf("%v: %v", ErrHandlerPanic, e.Value) }
+
+// Unwrap returns ErrHandlerPanic.
+func (e *PanicError) Unwrap() error { return ErrHandlerPanic }
 
 // ValidationError is one violation in a data block: Path is a JSON path
 // rooted at the data object ($, $.order_id, $.lines[0].sku, $["a b"]), and
@@ -231,18 +250,27 @@ func Decode[T any, P MessageData[T]](body []byte) (*Message[T], error) {
 }
 
 // Handle routes the messages of T's URN to h, replacing any earlier handler
-// of that URN. The generated Handle… function of each message calls it.
-// Router.Dispatch decodes and validates the data before h is called, and
-// returns h's error wrapped as "<urn>: <err>".
+// of that URN. Router.Dispatch decodes and validates the data before h is
+// called, and returns h's error wrapped as "<urn>: <err>"; a panic in h is
+// recovered and returned the same way, as a *PanicError (ErrHandlerPanic).
 func Handle[T any, P MessageData[T]](r *Router, h func(context.Context, Message[T]) error) {
 	urn, _, t := P(nil).BabelQueueMessage()
-	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) error {
+	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
 		var m Message[T]
 		if err := fill(env, &m, &m.Data, t); err != nil {
 			return err
 		}
+		defer recovered(&err)
 		return h(ctx, m)
 	})
+}
+
+// recovered turns a panic of the handler it is deferred around into a
+// *PanicError in *err.
+func recovered(err *error) {
+	if p := recover(); p != nil {
+		*err = &PanicError{Value: p, Stack: debug.Stack()}
+	}
 }
 
 // msgRefs points at the fields of a Message[T], so that the non-generic code
@@ -545,14 +573,16 @@ func NewRouter(opts ...RouterOption) *Router {
 // DeadLetterReasonOf: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion,
 // ErrUnknownURN (no handler; the message names the URN), a ValidationErrors
 // wrapped with the URN (ErrInvalidData), or the handler's own error wrapped
-// as "<urn>: <err>". A body over the Router's size limit
+// as "<urn>: <err>" (a handler's panic is recovered into a *PanicError,
+// ErrHandlerPanic, wrapped the same way: one message never takes the consumer
+// down). A body over the Router's size limit
 // (DefaultMaxBodySize, WithMaxBodySize) is ErrMalformedEnvelope.
 func (r *Router) Dispatch(ctx context.Context, body []byte) error { return r.r.Dispatch(ctx, body) }
 
 // DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason:
 // ErrUnknownURN → unknown_urn; ErrMalformedEnvelope,
 // ErrUnsupportedSchemaVersion, ErrInvalidData → poison; any other non-nil
-// error → failed; nil → "".
+// error (ErrHandlerPanic included) → failed; nil → "".
 func DeadLetterReasonOf(err error) DeadLetterReason {
 	switch {
 	case err == nil:

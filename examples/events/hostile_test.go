@@ -140,7 +140,12 @@ func hostileBodies() []hostileCase {
 		b("schema_version missing", strings.Replace(hEnv(hData), `"schema_version":1,`, ``, 1), events.ErrMalformedEnvelope, "missing meta.schema_version"),
 		b("no identity", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2",`, ``, 1), events.ErrMalformedEnvelope, "no identity"),
 		b("job is a number", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":1`, 1), events.ErrMalformedEnvelope, "job must be a string"),
-		b("job empty", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":""`, 1), events.ErrMalformedEnvelope, "job is empty"),
+		b("job empty", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":""`, 1), events.ErrMalformedEnvelope, "no identity"),
+		b("job null", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":null`, 1), events.ErrMalformedEnvelope, "no identity"),
+		// An empty or null job next to a usable urn is absent, as the SDKs read it.
+		b("job empty, urn set", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":"","urn":"urn:babel:orders:created.v2"`, 1), nil, ""),
+		b("job null, urn set", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":null,"urn":"urn:babel:orders:created.v2"`, 1), nil, ""),
+		b("job empty, urn empty", strings.Replace(hEnv(hData), `"job":"urn:babel:orders:created.v2"`, `"job":"","urn":""`, 1), events.ErrMalformedEnvelope, "no identity"),
 		b("blank trace_id", strings.Replace(hEnv(hData), hTrace, `"trace_id":" \t"`, 1), events.ErrMalformedEnvelope, "blank trace_id"),
 		b("unknown URN", strings.Replace(hEnv(hData), `created.v2`, `created.v3`, 1), events.ErrUnknownURN, `no handler for "urn:babel:orders:created.v3"`),
 		b("data of another URN's shape", strings.Replace(hEnv(hData), `created.v2`, `ship`, 1), events.ErrInvalidData, "$.carrier: required property missing"),

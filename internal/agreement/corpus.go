@@ -218,6 +218,11 @@ const sampleUUID = "0b7f0f5e-8a3b-4c1e-9d2a-1f2e3d4c5b6a"
 // entry in each array and map; otherwise only the required properties and minItems
 // items. refs are the named types on the way (recursion is cut at the second visit).
 func (g *gen) sample(s *model.Schema, full bool, refs []string) value {
+	// Inside a type that contains itself, a nullable value is null: a required
+	// nullable self-reference (Chain.next) is how such a document ends.
+	if _, nullable := resolve(s); nullable && repeats(refs) {
+		return nil
+	}
 	if s.Kind == model.Ref && s.Named != nil {
 		if count(refs, s.Ref) >= 1 {
 			full = false
@@ -326,6 +331,17 @@ func (g *gen) sample(s *model.Schema, full bool, refs []string) value {
 	}
 	g.fail("cannot build a value of kind %q", s.Kind)
 	return nil
+}
+
+// repeats reports whether a named type occurs twice in refs: the value being built
+// is inside a type that contains itself.
+func repeats(refs []string) bool {
+	for i, r := range refs {
+		if count(refs[i+1:], r) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func count(list []string, s string) int {
@@ -628,7 +644,10 @@ func (g *gen) cases(s *model.Schema, cur value, refs []string) []scase {
 		}
 		out = append(out, scase{"true", Invalid, ""}, scase{Raw("0"), Invalid, ""})
 	case model.Object:
-		obj, _ := cur.(Obj)
+		obj, ok := cur.(Obj)
+		if !ok {
+			break // null here (the end of a recursive value): no object to vary
+		}
 		anyRequired := false
 		var minimal Obj
 		for _, p := range ps.Properties {

@@ -219,9 +219,9 @@ func ContextPackage(ctx, root string) string {
 // (babelqueue.go in the root package) declares; a named type, or a type or
 // constant declared inside one, that maps onto one of them collides.
 var RuntimeIdentifiers = []string{
-	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "Decode", "DefaultMaxBodySize", "ErrInvalidData",
+	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "Decode", "DefaultMaxBodySize", "ErrHandlerPanic", "ErrInvalidData",
 	"ErrMalformedEnvelope", "ErrUnknownURN", "ErrUnsupportedSchemaVersion", "Handle", "Message", "MessageData",
-	"Meta", "Money", "New", "NewRouter", "NewUUID", "Nullable", "NullableOf", "Option", "Ptr", "Publish", "Publisher",
+	"Meta", "Money", "New", "NewRouter", "NewUUID", "Nullable", "NullableOf", "Option", "PanicError", "Ptr", "Publish", "Publisher",
 	"ReasonFailed", "ReasonPoison", "ReasonUnknownURN", "Router", "RouterOption", "Timestamp",
 	"TimestampOf", "UUID", "ValidationError", "ValidationErrors", "WithClock",
 	"WithIDSource", "WithMaxBodySize", "WithQueue", "WithTraceID",

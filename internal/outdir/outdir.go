@@ -97,8 +97,12 @@ func checkName(name string) error {
 // or removing fails midway (a full disk, an unwritable directory, an I/O error),
 // every change already made is undone: the directory is left as it was, without
 // temporary files or new directories. Errors name the path and wrap the cause.
-func Sync(ctx context.Context, dir string, files []File, opts Options) (Plan, error) {
-	var plan Plan
+func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Plan, err error) {
+	// "out/", "out/." and "out" are one directory: checked as such.
+	dir = filepath.Clean(dir)
+	if err := checkOutputPath(dir); err != nil {
+		return plan, err
+	}
 	if info, err := os.Lstat(dir); err == nil {
 		if info.Mode()&fs.ModeSymlink != 0 {
 			return plan, fmt.Errorf("%s: %w: the output directory is a symbolic link; pass the real directory", dir, ErrUnsafePath)
@@ -109,6 +113,23 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (Plan, er
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return plan, fmt.Errorf("%s: %w", dir, err)
 	}
+	for _, f := range files {
+		if err := checkName(f.Name); err != nil {
+			return plan, err
+		}
+	}
+	// One run at a time per directory: a second bqgen writing into dir waits, then
+	// plans against what the first one left (lock.go).
+	unlock, created, err := lockDir(ctx, dir, opts.DryRun)
+	if err != nil {
+		return plan, err
+	}
+	defer unlock()
+	defer func() {
+		if len(created) > 0 && (err != nil || opts.DryRun || !plan.Changed()) {
+			removeDirs(created) // made only to be locked: leave no empty directory behind
+		}
+	}()
 
 	want := map[string]bool{}
 	dirs := map[string]bool{} // every directory a file needs, relative ("" is dir)
@@ -163,6 +184,51 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (Plan, er
 		return plan, err
 	}
 	return plan, apply(dir, files, plan)
+}
+
+// checkOutputPath refuses an output path with a symbolic link in it: the output
+// directory itself, or any directory between the current working directory (or,
+// for a path outside it, the root) and the output directory — a link there would
+// send the files somewhere the path does not say. The working directory's own
+// ancestors are the user's environment and may be links (a symlinked home). The
+// path is checked as written (made absolute, not resolved), so `-o link/` and
+// `-o link/.` are refused like `-o link`, and `-o real/link/sub` too. Components
+// that do not exist yet are created as real directories.
+func checkOutputPath(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	wd, _ := os.Getwd()
+	var chain []string
+	for d := abs; ; d = filepath.Dir(d) {
+		chain = append([]string{d}, chain...)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for _, d := range chain {
+		if wd != "" && (d == wd || strings.HasPrefix(wd, d+string(filepath.Separator)) || filepath.Dir(d) == d) {
+			continue // the working directory or one of its ancestors (or the root)
+		}
+		info, err := os.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", d, err)
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			if d == abs {
+				return fmt.Errorf("%s: %w: the output directory is a symbolic link; pass the real directory", dir, ErrUnsafePath)
+			}
+			return fmt.Errorf("%s: %w: %s on the way to the output directory is a symbolic link; pass the real path (docs/hardening.md, \"Output safety\")", dir, ErrUnsafePath, d)
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("%s: %w: %s is not a directory", dir, ErrUnsafePath, d)
+		}
+	}
+	return nil
 }
 
 // checkSubdir checks the existing part of the relative directory rel of dir: every

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 )
 
 // tree lists every entry below dir: directories with a trailing slash, symbolic
@@ -176,5 +178,101 @@ func TestSyncFailureInSubdirectoryRollsBack(t *testing.T) {
 	}
 	if after := tree(t, dir); !reflect.DeepEqual(before, after) {
 		t.Errorf("not rolled back:\nbefore %q\nafter  %q", before, after)
+	}
+}
+
+// TestSyncSymlinkedPaths: a symbolic link anywhere between the working directory
+// and the output directory is refused however the path is spelled ("link",
+// "link/", "link/.", "link/sub"), with nothing written on either side of the link.
+func TestSyncSymlinkedPaths(t *testing.T) {
+	root := t.TempDir()
+	target := filepath.Join(root, "target")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(root, "real")
+	os.Mkdir(real, 0o755)
+	if err := os.Symlink(target, filepath.Join(real, "inner")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	for _, out := range []string{"link", "link/", "link/.", "link/sub", "real/inner/x", filepath.Join(root, "link", "sub")} {
+		before := tree(t, root)
+		_, err := Sync(context.Background(), out, []File{gen("a.go", "a")}, opts())
+		if !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("-o %s: err = %v, want ErrUnsafePath for the link", out, err)
+		}
+		if after := tree(t, root); !reflect.DeepEqual(before, after) {
+			t.Errorf("-o %s: files changed:\n%q\n%q", out, before, after)
+		}
+	}
+	// The working directory itself may be reached through a link (`-o .` works from a
+	// symlinked checkout): its ancestors are the user's environment.
+	t.Chdir(filepath.Join(root, "link"))
+	if _, err := Sync(context.Background(), ".", []File{gen("a.go", "a")}, opts()); err != nil {
+		t.Errorf("-o . in a symlinked working directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(target, "a.go")); err != nil {
+		t.Errorf("a.go not written through the working directory: %v", err)
+	}
+}
+
+// TestSyncConcurrentRuns: two runs writing different outputs into one directory at
+// once leave the complete output of one of them, every time.
+func TestSyncConcurrentRuns(t *testing.T) {
+	t.Parallel()
+	outA := []File{gen("a.go", "A"), gen("orders/orders.go", "A"), gen("shared.go", "A")}
+	outB := []File{gen("b.go", "B"), gen("billing/billing.go", "B"), gen("shared.go", "B")}
+	for trial := 0; trial < 20; trial++ {
+		dir := filepath.Join(t.TempDir(), "out")
+		// Both runs write over an earlier output of the other's shape.
+		if _, err := Sync(context.Background(), dir, outA, opts()); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 2)
+		for _, files := range [][]File{outA, outB} {
+			go func() {
+				_, err := Sync(context.Background(), dir, files, opts())
+				errs <- err
+			}()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("trial %d: %v", trial, err)
+			}
+		}
+		got := tree(t, dir)
+		a := []string{"a.go=" + hdr + "A", "orders/", "orders/orders.go=" + hdr + "A", "shared.go=" + hdr + "A"}
+		b := []string{"b.go=" + hdr + "B", "billing/", "billing/billing.go=" + hdr + "B", "shared.go=" + hdr + "B"}
+		if !reflect.DeepEqual(got, a) && !reflect.DeepEqual(got, b) {
+			t.Fatalf("trial %d: the directory holds neither output:\n%q", trial, got)
+		}
+	}
+}
+
+// TestSyncWaitsForTheLockUntilCanceled: a run that cannot get the lock gives up
+// when its context is done, without writing or creating anything.
+func TestSyncWaitsForTheLockUntilCanceled(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Sync(context.Background(), dir, []File{gen("a.go", "A")}, opts()); err != nil {
+		t.Fatal(err)
+	}
+	unlock, _, err := lockDir(context.Background(), dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	before := tree(t, dir)
+	if _, err := Sync(ctx, dir, []File{gen("b.go", "B")}, opts()); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the deadline", err)
+	}
+	if after := tree(t, dir); !reflect.DeepEqual(before, after) {
+		t.Errorf("files changed while locked out:\n%q\n%q", before, after)
 	}
 }

@@ -72,6 +72,34 @@ func Random(o RandomOptions) []byte {
 			{"parent", obj{{"type", "TreeNode"}, {"nullable", true}}},
 		}},
 	}})
+	// Types that contain themselves through a required nullable field (Chain, by a
+	// direct self-reference; Ping and Pong, each through the other; Knot, through an
+	// inline object that is itself nullable) or through map values (Index): the
+	// generated code must hold the recursion indirectly to compile.
+	g.typeNames = append(g.typeNames, "Chain", "Ping", "Pong", "Knot", "Index")
+	types = append(types,
+		kv{"Chain", obj{{"type", "object"}, {"required", []any{"value", "next"}}, {"properties", obj{
+			{"value", obj{{"type", "integer"}, {"minimum", 0}, {"maximum", 100}}},
+			{"next", obj{{"type", "Chain"}, {"nullable", true}}},
+		}}}},
+		kv{"Ping", obj{{"type", "object"}, {"required", []any{"pong"}}, {"properties", obj{
+			{"pong", obj{{"type", "Pong"}, {"nullable", true}}},
+			{"note", obj{{"type", "string"}, {"maxLength", 8}}},
+		}}}},
+		kv{"Pong", obj{{"type", "object"}, {"required", []any{"ping", "count"}}, {"properties", obj{
+			{"ping", obj{{"type", "Ping"}, {"nullable", true}}},
+			{"count", obj{{"type", "integer"}, {"format", "int32"}}},
+		}}}},
+		kv{"Knot", obj{{"type", "object"}, {"required", []any{"wrap"}}, {"properties", obj{
+			{"wrap", obj{{"type", "object"}, {"nullable", true}, {"required", []any{"inner"}}, {"properties", obj{
+				{"inner", obj{{"type", "Knot"}}},
+			}}}},
+		}}}},
+		kv{"Index", obj{{"type", "object"}, {"properties", obj{
+			{"entries", obj{{"type", "map"}, {"values", obj{{"type", "Index"}}}}},
+			{"self", obj{{"type", "Index"}, {"nullable", true}}},
+		}}}},
+	)
 	for i := 0; i < ntypes; i++ {
 		name := typeWords[i%len(typeWords)]
 		if i >= len(typeWords) {

@@ -108,6 +108,9 @@ func isCollection(s *model.Schema) bool {
 
 // fieldType is the Go type of a struct field (docs/generated-code.md, presence table).
 func (g *gen) fieldType(p *model.Property) *jen.Statement {
+	if g.indirect[p] {
+		return jen.Op("*").Add(g.baseType(p.Schema, false)) // nil is null (FPtr)
+	}
 	t := g.valueType(p.Schema)
 	if p.Required || isCollection(p.Schema) {
 		return t
@@ -166,10 +169,16 @@ func (g *gen) descDecl(b []byte, name string, s *model.Schema) []byte {
 // of a declared type refers to its descriptor, and its nullability belongs to the
 // use.
 func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
+	return g.descTextNull(b, s, raw, indent, "bqrt.FNullable")
+}
+
+// descTextNull is descText with the flag that marks a nullable use: FNullable for
+// a Nullable[T], FPtr for the *T of an indirect field (g.indirect).
+func (g *gen) descTextNull(b []byte, s *model.Schema, raw bool, indent int, nullFlag string) []byte {
 	var v [len(descKeys)]string
 	var flags []string
 	if !raw && nullable(s) {
-		flags = append(flags, "bqrt.FNullable")
+		flags = append(flags, nullFlag)
 	}
 	if g.hasChecks(s, false) {
 		flags = append(flags, "bqrt.FChecked")
@@ -326,7 +335,11 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 				b = append(b, ", Required: true"...)
 			}
 			b = append(b, ", Type: "...)
-			b = g.descText(b, p.Schema, false, indent+1)
+			nullFlag := "bqrt.FNullable"
+			if g.indirect[p] {
+				nullFlag = "bqrt.FPtr"
+			}
+			b = g.descTextNull(b, p.Schema, false, indent+1, nullFlag)
 			b = append(b, "},"...)
 		}
 		b = append(b, '\n')

@@ -92,6 +92,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		return nil, err
 	}
 	g.computeChecks()
+	g.findIndirect()
 	defer func() {
 		// Rendering bugs surface as panics inside jen; never crash the caller.
 		if r := recover(); r != nil {

@@ -29,6 +29,11 @@ type gen struct {
 	declared map[string]bool
 	// namedIndex is the index of each named type in namedTypeDescs.
 	namedIndex map[*model.NamedType]int
+	// indirect are the required nullable fields whose named type can contain, by
+	// value, the type that declares them (a recursive type): their Go type is *T
+	// rather than Nullable[T], which would hold T by value and make the type
+	// infinite (findIndirect).
+	indirect map[*model.Property]bool
 	// pii says, per named type, whether its values can hold an x-gdpr-sensitive
 	// value (see holdsPII in log.go).
 	pii map[*model.NamedType]bool
@@ -71,6 +76,75 @@ func (g *gen) ref(id gonames.Ident) *jen.Statement {
 func (g *gen) failf(format string, args ...any) {
 	if g.err == nil {
 		g.err = fmt.Errorf("golang: "+format, args...)
+	}
+}
+
+// findIndirect fills g.indirect. A Go struct holds by value its required fields
+// (a Nullable[T] holds T), the fields of its inline objects and, for a named type
+// over another (type A B), that type; pointers (optional fields), slices and maps
+// hold nothing by value. A cycle of by-value holdings with no nullable link is an
+// infinite type, which rule BQ033 rejects; every other cycle goes through a
+// required nullable field, and each such field whose type can reach its own
+// declaring named type by value becomes indirect.
+func (g *gen) findIndirect() {
+	g.indirect = map[*model.Property]bool{}
+	type edge struct {
+		to   *model.NamedType
+		prop *model.Property // the required nullable field, nil for another link
+	}
+	holds := map[*model.NamedType][]edge{}
+	var walk func(t *model.NamedType, s *model.Schema, via *model.Property)
+	walk = func(t *model.NamedType, s *model.Schema, via *model.Property) {
+		if s == nil {
+			return
+		}
+		switch s.Kind {
+		case model.Ref:
+			if s.Named != nil {
+				holds[t] = append(holds[t], edge{s.Named, via})
+			}
+		case model.Object:
+			for _, p := range s.Properties {
+				if !p.Required {
+					continue // a pointer
+				}
+				link := via // the nearest required nullable field on the way
+				if nullable(p.Schema) {
+					link = p
+				}
+				walk(t, p.Schema, link)
+			}
+		}
+	}
+	for _, t := range g.reg.Types {
+		walk(t, t.Schema, nil)
+	}
+	// reaches reports whether from holds to by value, through any number of links.
+	reaches := func(from, to *model.NamedType) bool {
+		seen := map[*model.NamedType]bool{}
+		stack := []*model.NamedType{from}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == to {
+				return true
+			}
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			for _, e := range holds[n] {
+				stack = append(stack, e.to)
+			}
+		}
+		return false
+	}
+	for _, t := range g.reg.Types {
+		for _, e := range holds[t] {
+			if e.prop != nil && reaches(e.to, t) {
+				g.indirect[e.prop] = true
+			}
+		}
 	}
 }
 

@@ -220,6 +220,11 @@ func envCount(v *jsonValue, what string) (int, error) {
 	return int(n), nil
 }
 
+// unset reports whether an identity member is absent, null or "".
+func unset(v *jsonValue) bool {
+	return v == nil || v.kind == jsonNull || (v.kind == jsonString && v.str == "")
+}
+
 func envString(v *jsonValue, what string) (string, error) {
 	if v.kind != jsonString {
 		return "", malformed("%s must be a string, got %s", what, v.kind)
@@ -288,21 +293,23 @@ func (env *Envelope) check(root *jsonValue) error {
 		env.hdr.Meta.CreatedAt = n
 	}
 
-	// identity: job, else the inbound alias urn (the wire contract's envelope).
+	// identity: job, else the inbound alias urn (the wire contract's envelope). A
+	// job that is null or "" counts as absent, as the BabelQueue Go and Python SDKs
+	// read it; a body whose job and urn are both absent, null or "" has no identity.
 	idKey := "job"
 	iv := member(root.obj, "job")
-	if iv == nil {
-		idKey = "urn"
-		iv = member(root.obj, "urn")
-	}
-	if iv == nil {
-		return malformed("no identity: neither job nor urn")
+	if unset(iv) {
+		uv := member(root.obj, "urn")
+		switch {
+		case iv == nil && uv == nil:
+			return malformed("no identity: neither job nor urn")
+		case unset(uv):
+			return malformed("no identity: job and urn are absent, null or empty")
+		}
+		iv, idKey = uv, "urn"
 	}
 	if env.hdr.URN, err = envString(iv, idKey); err != nil {
 		return err
-	}
-	if env.hdr.URN == "" {
-		return malformed("%s is empty", idKey)
 	}
 
 	tv := member(root.obj, "trace_id")

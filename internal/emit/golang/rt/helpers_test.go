@@ -47,7 +47,7 @@ func decodeData[T any](b []byte, dst *T) error {
 }
 
 func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) error) {
-	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) error {
+	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
 		var m Message[T]
 		t, err := describe(&m.Data)
 		if err != nil {
@@ -56,6 +56,7 @@ func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) e
 		if err := fill(env, &m, &m.Data, t); err != nil {
 			return err
 		}
+		defer recovered(&err)
 		return fn(ctx, m)
 	})
 }

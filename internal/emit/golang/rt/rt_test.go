@@ -239,6 +239,13 @@ func TestDecodeMessageAccepts(t *testing.T) {
 			Message[sampleOrder]{URN: sampleURN, TraceID: "t", Data: wantData, Meta: Meta{SchemaVersion: 1}}},
 		{"job wins over urn", `{"urn":"urn:babel:x:y","job":"` + sampleURN + `","trace_id":"t","data":` + data + `,"meta":{"schema_version":1}}`,
 			Message[sampleOrder]{URN: sampleURN, TraceID: "t", Data: wantData, Meta: Meta{SchemaVersion: 1}}},
+		// An empty or null job is absent, as the Go and Python SDKs read it (docs/decisions.md).
+		{"job empty, urn set", `{"job":"","urn":"` + sampleURN + `","trace_id":"t","data":` + data + `,"meta":{"schema_version":1}}`,
+			Message[sampleOrder]{URN: sampleURN, TraceID: "t", Data: wantData, Meta: Meta{SchemaVersion: 1}}},
+		{"job null, urn set", `{"job":null,"urn":"` + sampleURN + `","trace_id":"t","data":` + data + `,"meta":{"schema_version":1}}`,
+			Message[sampleOrder]{URN: sampleURN, TraceID: "t", Data: wantData, Meta: Meta{SchemaVersion: 1}}},
+		{"urn before a null job", `{"urn":"` + sampleURN + `","job":null,"trace_id":"t","data":` + data + `,"meta":{"schema_version":1}}`,
+			Message[sampleOrder]{URN: sampleURN, TraceID: "t", Data: wantData, Meta: Meta{SchemaVersion: 1}}},
 		{"schema_version 1.0, attempts 2e0, whitespace, any key order", "\n { \"meta\" : {\"created_at\":5, \"lang\":\"php\",\"schema_version\":1.0,\"queue\":\"q\",\"id\":\"i\"},\n" +
 			`"attempts":2e0, "data":` + data + `, "trace_id":"t", "job":"` + sampleURN + `" } `,
 			Message[sampleOrder]{URN: sampleURN, TraceID: "t", Data: wantData, Attempts: 2, Meta: Meta{ID: "i", Queue: "q", Lang: "php", SchemaVersion: 1, CreatedAt: 5}}},
@@ -307,8 +314,11 @@ func TestDecodeMessageRejects(t *testing.T) {
 		{"neither job nor urn", envelopeWith(`"job":"`+sampleURN+`",`, ""), ErrMalformedEnvelope,
 			"babelqueue: malformed envelope: no identity: neither job nor urn"},
 		{"job number", envelopeWith(`"job":"`+sampleURN+`"`, `"job":1`), ErrMalformedEnvelope, "babelqueue: malformed envelope: job must be a string, got number"},
-		{"job null", envelopeWith(`"job":"`+sampleURN+`"`, `"job":null`), ErrMalformedEnvelope, "babelqueue: malformed envelope: job must be a string, got null"},
-		{"urn empty", envelopeWith(`"job":"`+sampleURN+`"`, `"urn":""`), ErrMalformedEnvelope, "babelqueue: malformed envelope: urn is empty"},
+		{"job null", envelopeWith(`"job":"`+sampleURN+`"`, `"job":null`), ErrMalformedEnvelope, "babelqueue: malformed envelope: no identity: job and urn are absent, null or empty"},
+		{"job empty", envelopeWith(`"job":"`+sampleURN+`"`, `"job":""`), ErrMalformedEnvelope, "babelqueue: malformed envelope: no identity: job and urn are absent, null or empty"},
+		{"urn empty", envelopeWith(`"job":"`+sampleURN+`"`, `"urn":""`), ErrMalformedEnvelope, "babelqueue: malformed envelope: no identity: job and urn are absent, null or empty"},
+		{"job empty, urn null", envelopeWith(`"job":"`+sampleURN+`"`, `"job":"","urn":null`), ErrMalformedEnvelope, "babelqueue: malformed envelope: no identity: job and urn are absent, null or empty"},
+		{"job null, urn number", envelopeWith(`"job":"`+sampleURN+`"`, `"job":null,"urn":7`), ErrMalformedEnvelope, "babelqueue: malformed envelope: urn must be a string, got number"},
 		{"no trace_id", envelopeWith(`"trace_id":"`+testTrace+`",`, ""), ErrMalformedEnvelope, "babelqueue: malformed envelope: missing trace_id"},
 		{"blank trace_id", envelopeWith(`"trace_id":"`+testTrace+`"`, `"trace_id":" \n"`), ErrMalformedEnvelope, "babelqueue: malformed envelope: blank trace_id"},
 		{"empty trace_id", envelopeWith(`"trace_id":"`+testTrace+`"`, `"trace_id":""`), ErrMalformedEnvelope, "babelqueue: malformed envelope: blank trace_id"},
@@ -701,5 +711,36 @@ func TestUserHelpers(t *testing.T) {
 	a, b := NewUUID(), NewUUID()
 	if !isCanonicalUUID(string(a)) || a == b || a[14] != '4' {
 		t.Errorf("NewUUID = %q, %q", a, b)
+	}
+}
+
+// TestDispatchRecoversHandlerPanic: a handler's panic comes back from Dispatch as a
+// *PanicError wrapped with the URN (ErrHandlerPanic, dead-letter reason failed), with
+// the value and a stack that names the handler; the Router keeps working.
+func TestDispatchRecoversHandlerPanic(t *testing.T) {
+	t.Parallel()
+	r := NewRouter()
+	calls := 0
+	Handle(r, func(context.Context, Message[sampleOrder]) error {
+		calls++
+		if calls == 1 {
+			var m map[string]int
+			m["x"] = 1 // a nil map: a runtime panic
+		}
+		return nil
+	})
+	err := r.Dispatch(context.Background(), []byte(sampleEnvelope))
+	var pe *PanicError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrHandlerPanic) || DeadLetterReasonOf(err) != ReasonFailed {
+		t.Fatalf("Dispatch = %v (%T), want a *PanicError, reason failed", err, err)
+	}
+	if want := sampleURN + ": babelqueue: handler panicked: assignment to entry in nil map"; err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+	if !strings.Contains(string(pe.Stack), "TestDispatchRecoversHandlerPanic") {
+		t.Errorf("stack does not name the handler:\n%s", pe.Stack)
+	}
+	if err := r.Dispatch(context.Background(), []byte(sampleEnvelope)); err != nil || calls != 2 {
+		t.Errorf("second Dispatch = %v, calls %d", err, calls)
 	}
 }

@@ -63,10 +63,15 @@ func resolveSensitive(t *Desc, sens bool) (*Desc, bool) {
 }
 
 // present returns the value of the struct field fv described by f, and false
-// when the field is absent (a nil pointer, a nil optional slice or map).
+// when the field is absent (a nil pointer of an optional field, a nil optional
+// slice or map). A required nullable *T field (FPtr) is always present: nil is
+// its null.
 func present(f *Field, fv reflect.Value) (reflect.Value, bool) {
 	switch fv.Kind() {
 	case reflect.Pointer:
+		if f.Type.Flags&FPtr != 0 {
+			return fv, true
+		}
 		if fv.IsNil() {
 			return fv, false
 		}
@@ -98,11 +103,9 @@ func (j logJSON) String() string               { return string(j) }
 // empty groups), arrays redacted JSON text, money a group {amount, currency},
 // integers and timestamps (Unix ms) Int64, null nil.
 func logValueOf(t *Desc, v reflect.Value, sens bool) slog.Value {
-	if t.Flags&FNullable != 0 {
-		if !v.Field(1).Bool() {
-			return slog.AnyValue(nil)
-		}
-		v = v.Field(0)
+	v, ok := nonNull(t, v)
+	if !ok {
+		return slog.AnyValue(nil)
 	}
 	t, sens = resolveSensitive(t, sens)
 	if sens {
@@ -153,11 +156,9 @@ func groupValue(attrs []slog.Attr) slog.Value {
 // encodeValue does, with every sensitive value replaced by the JSON string of
 // its redaction; sens says that an enclosing value is sensitive.
 func appendRedacted(b []byte, t *Desc, v reflect.Value, sens bool) []byte {
-	if t.Flags&FNullable != 0 {
-		if !v.Field(1).Bool() {
-			return append(b, "null"...)
-		}
-		v = v.Field(0)
+	v, ok := nonNull(t, v)
+	if !ok {
+		return append(b, "null"...)
 	}
 	t, sens = resolveSensitive(t, sens)
 	if sens {

@@ -59,7 +59,45 @@ const (
 	FFExclMax                   // number: fhi is exclusive
 	FUnique                     // array: uniqueItems
 	FGDPR                       // x-gdpr-sensitive: logs redact the value (log.go)
+	FPtr                        // the Go value is *T, nil for JSON null: a required nullable field of a type that contains itself
 )
+
+// nonNull returns the value behind a nullable use of t: v itself when t is not
+// nullable, the Value of a Nullable[T] (FNullable), the element of a *T (FPtr);
+// ok is false for null.
+func nonNull(t *Desc, v reflect.Value) (_ reflect.Value, ok bool) {
+	switch {
+	case t.Flags&FNullable != 0:
+		if !v.Field(1).Bool() {
+			return v, false
+		}
+		return v.Field(0), true
+	case t.Flags&FPtr != 0:
+		if v.IsNil() {
+			return v, false
+		}
+		return v.Elem(), true
+	}
+	return v, true
+}
+
+// setNonNull marks v (a nullable use of t) as not null and returns where its value
+// goes: v itself, the Value of a Nullable[T], or a new element of a *T.
+func setNonNull(t *Desc, v reflect.Value) reflect.Value {
+	switch {
+	case t.Flags&FNullable != 0:
+		v.Field(1).SetBool(true)
+		return v.Field(0)
+	case t.Flags&FPtr != 0:
+		nv := reflect.New(v.Type().Elem())
+		v.Set(nv)
+		return nv.Elem()
+	}
+	return v
+}
+
+// isNullable reports whether a use of t may be JSON null.
+func isNullable(t *Desc) bool { return t.Flags&(FNullable|FPtr) != 0 }
 
 // Desc describes the Go value of one schema.
 type Desc struct {
@@ -169,13 +207,12 @@ func (d *decoder) pop() { d.path = d.path[:len(d.path)-1] }
 
 // decodeValue decodes j into v (settable, of t's Go type), recording errors in d.
 func decodeValue(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
-	if t.Flags&FNullable != 0 {
+	if isNullable(t) {
 		if j.kind == jsonNull {
 			v.SetZero()
 			return
 		}
-		v.Field(1).SetBool(true)
-		v = v.Field(0)
+		v = setNonNull(t, v)
 	}
 	t = resolve(t)
 	switch t.Kind {
@@ -329,7 +366,7 @@ func decodeObject(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
 		next = i + 1
 		seen[i] = true
 		f := &t.Fields[i]
-		fv := fieldTarget(v, i)
+		fv := fieldTarget(v, i, f)
 		d.pushKey(f.Key)
 		decodeValue(d, &f.Type, fv, mem.val)
 		d.pop()
@@ -349,11 +386,9 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 	if t.Flags&FChecked == 0 {
 		return
 	}
-	if t.Flags&FNullable != 0 {
-		if !v.Field(1).Bool() {
-			return
-		}
-		v = v.Field(0)
+	v, ok := nonNull(t, v)
+	if !ok {
+		return
 	}
 	t = resolve(t)
 	switch t.Kind {
@@ -418,17 +453,9 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 			if f.Type.Flags&FChecked == 0 {
 				continue
 			}
-			fv := v.Field(i)
-			switch fv.Kind() {
-			case reflect.Pointer:
-				if fv.IsNil() {
-					continue
-				}
-				fv = fv.Elem()
-			case reflect.Slice, reflect.Map:
-				if !f.Required && fv.IsNil() {
-					continue
-				}
+			fv, ok := present(f, v.Field(i))
+			if !ok {
+				continue
 			}
 			d.pushKey(f.Key)
 			validateValue(d, &f.Type, fv)
@@ -601,11 +628,9 @@ func checkUniqueValues(d *decoder, t *Desc, v reflect.Value) {
 
 // encodeValue appends the JSON of v (of t's Go type) to b.
 func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
-	if t.Flags&FNullable != 0 {
-		if !v.Field(1).Bool() {
-			return append(b, "null"...)
-		}
-		v = v.Field(0)
+	v, ok := nonNull(t, v)
+	if !ok {
+		return append(b, "null"...)
 	}
 	t = resolve(t)
 	if t.Kind < KObject {
@@ -617,17 +642,9 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 		first := true
 		for i := range t.Fields {
 			f := &t.Fields[i]
-			fv := v.Field(i)
-			switch fv.Kind() {
-			case reflect.Pointer:
-				if fv.IsNil() {
-					continue
-				}
-				fv = fv.Elem()
-			case reflect.Slice, reflect.Map:
-				if !f.Required && fv.IsNil() {
-					continue
-				}
+			fv, ok := present(f, v.Field(i))
+			if !ok {
+				continue
 			}
 			if !first {
 				b = append(b, ',')
@@ -723,11 +740,13 @@ func appendScalar(b []byte, t *Desc, v reflect.Value) []byte {
 	return b
 }
 
-// fieldTarget returns where the decoders write field i of the struct v: the field,
-// or for an optional (pointer) field a newly allocated value it now points to.
-func fieldTarget(v reflect.Value, i int) reflect.Value {
+// fieldTarget returns where the decoders write field i (described by f) of the
+// struct v: the field, or for an optional (pointer) field a newly allocated value
+// it now points to. A required nullable *T field (FPtr) is the field itself:
+// decodeValue allocates it unless the value is null.
+func fieldTarget(v reflect.Value, i int, f *Field) reflect.Value {
 	fv := v.Field(i)
-	if fv.Kind() == reflect.Pointer {
+	if fv.Kind() == reflect.Pointer && f.Type.Flags&FPtr == 0 {
 		nv := reflect.New(fv.Type().Elem())
 		fv.Set(nv)
 		fv = nv.Elem()

@@ -176,13 +176,12 @@ func decodeStream(d *decoder, p *parser, t *Desc, v reflect.Value, depth int) er
 	start := p.i
 	c := p.peek()
 	t0, v0 := t, v
-	if t.Flags&FNullable != 0 {
+	if isNullable(t) {
 		if c == 'n' && p.literal("null") {
 			v.SetZero()
 			return nil
 		}
-		v.Field(1).SetBool(true)
-		v = v.Field(0)
+		v = setNonNull(t, v)
 	}
 	t = resolve(t)
 	switch t.Kind {
@@ -417,7 +416,7 @@ func decodeObjectStream(d *decoder, p *parser, t *Desc, v reflect.Value, depth i
 				next = i + 1
 				seen[i] = true
 				f := &t.Fields[i]
-				fv := fieldTarget(v, i)
+				fv := fieldTarget(v, i, f)
 				d.pushKey(f.Key)
 				err = decodeStream(d, p, &f.Type, fv, depth)
 				d.pop()

@@ -1,0 +1,80 @@
+//go:build unix
+
+package outdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// lockPoll is how often lockDir tries again while another run holds the lock.
+const lockPoll = 20 * time.Millisecond
+
+// lockDir takes an advisory lock (flock(2)) on the directory dir, exclusive to
+// write, shared for a dry run, so that two runs into one directory (two `go
+// generate` at once in a monorepo) do not interleave: the second waits until the
+// first has finished, then plans against what it left, and the directory always
+// holds the complete output of one run. The lock is on the directory itself, so
+// nothing is left behind, and the kernel releases it when the process ends. A
+// missing dir is created first (and returned in created, parents first, so that
+// the caller removes it when it ends up writing nothing); a dry run on a missing
+// dir takes no lock. It waits until ctx is done.
+func lockDir(ctx context.Context, dir string, shared bool) (unlock func(), created []string, err error) {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		if shared {
+			return func() {}, nil, nil
+		}
+		for d := dir; ; d = filepath.Dir(d) {
+			if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			created = append([]string{d}, created...)
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+		for _, d := range created {
+			if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				removeDirs(created)
+				return nil, nil, fmt.Errorf("%s: %w", d, err)
+			}
+		}
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		removeDirs(created)
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			removeDirs(created)
+			return nil, nil, fmt.Errorf("%s: locking: %w", dir, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			removeDirs(created)
+			return nil, nil, fmt.Errorf("%s: waiting for another bqgen run writing this directory: %w", dir, ctx.Err())
+		case <-time.After(lockPoll):
+		}
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, created, nil
+}
