@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -83,13 +84,13 @@ func TestFileNames(t *testing.T) {
 		got7 = append(got7, f.Name)
 	}
 	want20 := []string{
-		"draft7.fixture.closed.v2.data.schema.json",
-		"draft7.fixture.everything.happened.data.schema.json",
-		"draft7.other.ref-data.send.data.schema.json",
+		"fixture.closed.v2.data.draft7.schema.json",
 		"fixture.closed.v2.data.schema.json",
 		"fixture.closed.v2.envelope.schema.json",
+		"fixture.everything.happened.data.draft7.schema.json",
 		"fixture.everything.happened.data.schema.json",
 		"fixture.everything.happened.envelope.schema.json",
+		"other.ref-data.send.data.draft7.schema.json",
 		"other.ref-data.send.data.schema.json",
 		"other.ref-data.send.envelope.schema.json",
 		"registry.json",
@@ -97,7 +98,13 @@ func TestFileNames(t *testing.T) {
 	if strings.Join(got20, " ") != strings.Join(want20, " ") {
 		t.Errorf("2020-12 files: %v", got20)
 	}
-	if strings.Join(got7, " ") != strings.Join(want20[3:], " ") {
+	var want7 []string
+	for _, n := range want20 {
+		if !strings.Contains(n, ".draft7.") {
+			want7 = append(want7, n)
+		}
+	}
+	if strings.Join(got7, " ") != strings.Join(want7, " ") {
 		t.Errorf("draft 7 files: %v", got7)
 	}
 }
@@ -210,5 +217,45 @@ func TestCompileExample(t *testing.T) {
 	}
 	for _, draft := range []string{Draft2020, Draft7} {
 		compiled(t, emit(t, reg, draft))
+	}
+}
+
+// TestFileNamesCollisionFree: every valid URN gets file names no other URN gets, in
+// both drafts (issue 16, item 10: urn:babel:orders:created's draft-07 copy was once
+// draft7.orders.created.data.schema.json, the data schema of
+// urn:babel:draft7:orders.created). The URNs are every combination of segments that
+// spell the suffixes of the file names.
+func TestFileNamesCollisionFree(t *testing.T) {
+	segs := []string{"draft7", "data", "envelope", "schema", "json", "registry", "a"}
+	var urns []string
+	for _, ctx := range segs {
+		for _, a := range segs {
+			urns = append(urns, "urn:babel:"+ctx+":"+a)
+			for _, b := range segs {
+				urns = append(urns, "urn:babel:"+ctx+":"+a+"."+b)
+			}
+		}
+	}
+	reg := &model.Registry{Version: 1}
+	sort.Strings(urns)
+	for _, u := range urns {
+		reg.Messages = append(reg.Messages, &model.Message{URN: u, Kind: model.Event, Data: &model.Schema{Kind: model.Object, AdditionalProperties: true}})
+	}
+	for _, draft := range []string{Draft2020, Draft7} {
+		files := emit(t, reg, draft)
+		seen := map[string]bool{}
+		for _, f := range files {
+			if seen[f.Name] {
+				t.Errorf("draft %s: %s written twice", draft, f.Name)
+			}
+			seen[f.Name] = true
+		}
+		perURN := 2
+		if draft == Draft2020 {
+			perURN = 3
+		}
+		if want := perURN*len(urns) + 1; len(files) != want {
+			t.Errorf("draft %s: %d files, want %d", draft, len(files), want)
+		}
 	}
 }
