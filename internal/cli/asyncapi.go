@@ -53,12 +53,12 @@ func runAsyncAPI(e env, regPath, out string, opts asyncapi.Options, check bool) 
 	}
 	doc, err := asyncapi.Emit(reg, opts)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen asyncapi: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen asyncapi: %s\n", errLine(err))
 		return ExitError
 	}
 	if out == "-" {
 		if _, err := e.stdout.Write(doc); err != nil {
-			fmt.Fprintf(e.stderr, "bqgen asyncapi: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen asyncapi: %s\n", errLine(err))
 			return ExitError
 		}
 		return ExitOK
@@ -67,7 +67,7 @@ func runAsyncAPI(e env, regPath, out string, opts asyncapi.Options, check bool) 
 	dir, name := filepath.Dir(out), filepath.Base(out)
 	plan, err := outdir.Sync(e.ctx, dir, []outdir.File{{Name: name, Content: doc}}, outdir.Options{Generated: asyncapi.IsGenerated, DryRun: check})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen asyncapi: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen asyncapi: %s\n", errLine(err))
 		return ExitError
 	}
 	if check {

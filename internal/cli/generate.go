@@ -71,7 +71,7 @@ func runGenerate(e env, regPath, out, pkgFlag string, check bool) int {
 	}
 	files, err := GenerateGo(reg, names, out, pkgFlag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen generate: %s\n", errLine(err))
 		return ExitError
 	}
 	return syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
@@ -128,7 +128,7 @@ func load(e env, path, format string, opts ...registry.Option) (*model.Registry,
 			fmt.Fprintln(e.stderr, "bqgen: canceled")
 			return nil, ExitError
 		}
-		fmt.Fprintf(e.stderr, "bqgen: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
 		return nil, ExitError
 	}
 	if len(diags) > 0 {
@@ -165,7 +165,7 @@ func checkCommand() *command {
 				}
 				_, diags, err := registry.Load(e.ctx, *reg)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "bqgen: %v\n", err)
+					fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
 					return ExitError
 				}
 				w := e.stdout

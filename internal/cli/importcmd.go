@@ -10,6 +10,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/importer"
 	"github.com/babelqueue/bqgen/internal/outdir"
+	"github.com/babelqueue/bqgen/internal/termtext"
 	"github.com/babelqueue/bqgen/registry"
 )
 
@@ -58,7 +59,7 @@ func importCommand() *command {
 func runImport(e env, manifest, out string, force, overwrite bool) int {
 	res, err := importer.BQSchema(manifest)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 		return ExitError
 	}
 	errs := printIssues(e.stderr, res.Issues)
@@ -70,7 +71,7 @@ func runImport(e env, manifest, out string, force, overwrite bool) int {
 	if out == "-" {
 		name = "(stdout)"
 		if _, err := e.stdout.Write(res.YAML); err != nil {
-			fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 			return ExitError
 		}
 	} else {
@@ -85,20 +86,20 @@ func runImport(e env, manifest, out string, force, overwrite bool) int {
 			if errors.Is(err, outdir.ErrNotGenerated) {
 				err = fmt.Errorf("%s exists; pass --overwrite to replace it", out)
 			}
-			fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 			return ExitError
 		}
 	}
 	_, diags, err := registry.LoadFiles(e.ctx, map[string][]byte{name: res.YAML})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 		return ExitError
 	}
 	if len(diags) > 0 {
 		fmt.Fprintf(e.stderr, "bqgen check on the converted registry:\n")
 		printDiagnostics(e.stderr, diags, "text")
 	}
-	summary := fmt.Sprintf("%s: %s and %s converted from %s", name, plural(res.Messages, "message"), plural(res.Types, "type"), manifest)
+	summary := fmt.Sprintf("%s: %s and %s converted from %s", termtext.Name(name), plural(res.Messages, "message"), plural(res.Types, "type"), termtext.Name(manifest))
 	w := e.stdout
 	if out == "-" {
 		w = e.stderr

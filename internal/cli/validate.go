@@ -42,12 +42,12 @@ func runValidate(e env, regPath, urn string, files []string) int {
 	}
 	v, err := validate.New(reg)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen validate: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen validate: %s\n", errLine(err))
 		return ExitError
 	}
 	res, err := validate.Files(v, files, urn, e.stdin, e.stdout, e.stderr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen validate: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen validate: %s\n", errLine(err))
 		return ExitError
 	}
 	if len(files) > 1 {

@@ -51,6 +51,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/termtext"
 )
 
 // Severities of an Issue.
@@ -77,10 +78,11 @@ type Issue struct {
 	Hint string
 }
 
-// String formats i as `file:line:col: severity: #/pointer: message`.
+// String formats i as `file:line:col: severity: #/pointer: message`, the file name
+// quoted when it is not plain printable text (termtext.Name).
 func (i Issue) String() string {
 	var b strings.Builder
-	b.WriteString(i.File)
+	b.WriteString(termtext.Name(i.File))
 	if i.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", i.Line, i.Column)
 	}

@@ -7,6 +7,8 @@ import (
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
 	"io"
 	"os"
+
+	"github.com/babelqueue/bqgen/internal/termtext"
 )
 
 // MaxBody is the largest message read, in bytes; a larger one is rejected (malformed).
@@ -32,13 +34,13 @@ func Files(v *Validator, names []string, urn string, stdin io.Reader, out, errOu
 		return res, fmt.Errorf("--urn %q: the registry does not define it", urn)
 	}
 	for _, name := range names {
-		display := name
+		display := termtext.Name(name)
 		body, err := readInput(name, stdin)
 		if name == "-" {
 			display = "<stdin>"
 		}
 		if err != nil {
-			fmt.Fprintf(errOut, "%s: %v\n", display, err)
+			fmt.Fprintf(errOut, "%s: %s\n", display, termtext.Line(err.Error()))
 			res.IOErrors++
 			continue
 		}
