@@ -117,14 +117,19 @@ func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
 	if v.reg.Message(urn) == nil {
 		return nil, fmt.Errorf("unknown URN %q: the registry does not define it", urn)
 	}
-	tree, err := rt.ParseStrict(body)
+	tree, err := parseMessage(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
-	return v.data(urn, tree, "$")
+	nums, reported := numberProblems(tree, "$")
+	ps, err := v.data(urn, tree, "$", reported)
+	return append(nums, ps...), err
 }
 
-func (v *Validator) data(urn string, tree any, prefix string) ([]Problem, error) {
+// data validates tree, the data of urn found at prefix, against the URN's schema. A
+// bound problem at a path in reported (a number beyond the doubles, already reported
+// as malformed) is left out: it says the same.
+func (v *Validator) data(urn string, tree any, prefix string, reported map[string]bool) ([]Problem, error) {
 	s, err := v.dataSchema(urn)
 	if err != nil {
 		return nil, err
@@ -148,14 +153,32 @@ func (v *Validator) data(urn string, tree any, prefix string) ([]Problem, error)
 			return
 		}
 		p := Problem{Path: instancePath(prefix, tree, e.InstanceLocation), Kind: InvalidData, Message: message(e)}
+		if reported[p.Path] && isBound(e.ErrorKind) {
+			return
+		}
 		if key := p.String(); !seen[key] {
 			seen[key] = true
 			out = append(out, p)
 		}
 	}
 	walk(verr)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sortProblems(out)
 	return out, nil
+}
+
+// sortProblems orders problems by path, keeping the order of those at one path.
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path })
+}
+
+// isBound reports whether k is a minimum, maximum, exclusiveMinimum or exclusiveMaximum
+// error.
+func isBound(k js.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
+		return true
+	}
+	return false
 }
 
 // message renders a leaf error of jsonschema/v6 without its schema location.
@@ -223,15 +246,16 @@ func pathKey(path, key string) string {
 // the URN's schema. It returns every problem found; nil means valid. The error is for
 // a schema that does not compile (never for an invalid body).
 func (v *Validator) Envelope(body []byte) ([]Problem, error) {
-	tree, err := rt.ParseStrict(body)
+	tree, err := parseMessage(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
+	nums, reported := numberProblems(tree, "$")
 	root, ok := tree.(map[string]any)
 	if !ok {
-		return []Problem{{Path: "$", Kind: Envelope, Message: "the envelope must be a JSON object, got " + typeName(tree)}}, nil
+		return append(nums, Problem{Path: "$", Kind: Envelope, Message: "the envelope must be a JSON object, got " + typeName(tree)}), nil
 	}
-	c := &checker{}
+	c := &checker{problems: nums, reported: reported}
 
 	// Forbidden fields (CONTRACT §7), named as such.
 	meta, metaOK := root["meta"].(map[string]any)
@@ -304,7 +328,7 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 	case !isObj:
 		c.add("$.data", Envelope, "data must be an object, got "+typeName(dv))
 	case urn != "":
-		ps, err := v.data(urn, data, "$.data")
+		ps, err := v.data(urn, data, "$.data", reported)
 		if err != nil {
 			return nil, err
 		}
@@ -315,6 +339,8 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 
 type checker struct {
 	problems []Problem
+	// reported holds the paths of the numbers beyond the doubles (numberProblems).
+	reported map[string]bool
 }
 
 func (c *checker) add(path string, k Kind, msg string) {
@@ -421,6 +447,9 @@ func (c *checker) integer(path string, v any) (int64, bool) {
 	if !ok {
 		c.add(path, Envelope, "must be an integer, got "+typeName(v))
 		return 0, false
+	}
+	if c.reported[path] {
+		return 0, false // beyond the doubles: already reported as malformed
 	}
 	i, verdict := rt.ExactInt64(string(n))
 	switch verdict {

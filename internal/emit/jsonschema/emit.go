@@ -21,7 +21,9 @@
 //     ajv-formats;
 //   - number bounds and enum values are written as the shortest decimal of the
 //     registry's double (0.3), which exact validators (jsonschema/v6, the Go decoder)
-//     compare with the instance's literal exactly.
+//     compare with the instance's literal exactly; a side the registry leaves open is
+//     bounded just above the largest double (FiniteBound), so 1e400 is rejected as the
+//     decoder rejects it.
 //
 // Validators in strict mode (ajv strict: true) must be told about the extension
 // keywords listed in Extensions (ajv.addVocabulary(Extensions)).
@@ -47,6 +49,7 @@ package jsonschema
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"github.com/babelqueue/bqgen/internal/ordjson"
 	"math"
@@ -485,14 +488,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	case model.Number:
 		o.Set("type", typ(s, "number"))
 		g.enum(o, s, nil)
-		for _, b := range []struct {
-			key string
-			b   *model.Bound
-		}{{"minimum", s.Minimum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"maximum", s.Maximum}, {"exclusiveMaximum", s.ExclusiveMaximum}} {
-			if b.b != nil {
-				o.Set(b.key, boundValue(*b.b))
-			}
-		}
+		numberBounds(o, s)
 	case model.Boolean:
 		o.Set("type", typ(s, "boolean"))
 		g.enum(o, s, nil)
@@ -564,6 +560,39 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	}
 	g.examples(o, s, intString)
 	return o
+}
+
+// FiniteBound is the bound a number schema gets on each side the registry leaves open
+// ("minimum": -FiniteBound, "maximum": FiniteBound): the first 17-digit decimal above
+// math.MaxFloat64 (whose exact value is 1.797693134862315708…e308, above the shortest
+// spelling 1.7976931348623157e308) and below 2^1024 − 2^970, from where a literal
+// rounds to infinity. So every double passes — its shortest spelling and its exact
+// expansion alike, in exact validators (jsonschema/v6) as in ajv, which reads the bound
+// as math.MaxFloat64 — and 1e400, which the generated decoder rejects, fails in all of
+// them (docs/jsonschema.md, "Numbers").
+const FiniteBound = "1.7976931348623158e308"
+
+// numberBounds writes the bounds of a number schema: the registry's, and FiniteBound on
+// each side it leaves open, so that every value the schema accepts reads as a finite
+// double. An enum bounds the value by itself.
+func numberBounds(o *ordjson.Object, s *model.Schema) {
+	open := s.Enum == nil
+	if s.Minimum != nil {
+		o.Set("minimum", boundValue(*s.Minimum))
+	} else if open && s.ExclusiveMinimum == nil {
+		o.Set("minimum", json.Number("-"+FiniteBound))
+	}
+	if s.ExclusiveMinimum != nil {
+		o.Set("exclusiveMinimum", boundValue(*s.ExclusiveMinimum))
+	}
+	if s.Maximum != nil {
+		o.Set("maximum", boundValue(*s.Maximum))
+	} else if open && s.ExclusiveMaximum == nil {
+		o.Set("maximum", json.Number(FiniteBound))
+	}
+	if s.ExclusiveMaximum != nil {
+		o.Set("exclusiveMaximum", boundValue(*s.ExclusiveMaximum))
+	}
 }
 
 func boundValue(b model.Bound) any {

@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/ordjson"
 	"github.com/babelqueue/bqgen/internal/outdir"
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -256,6 +258,45 @@ func TestFileNamesCollisionFree(t *testing.T) {
 		}
 		if want := perURN*len(urns) + 1; len(files) != want {
 			t.Errorf("draft %s: %d files, want %d", draft, len(files), want)
+		}
+	}
+}
+
+// TestNumberBounds: a number is bounded to the finite doubles on each side the registry
+// leaves open (issue 13, item 4), so that jsonschema/v6, which reads 1e400 exactly,
+// rejects it as the generated decoder and ajv do.
+func TestNumberBounds(t *testing.T) {
+	t.Parallel()
+	f := func(v float64) *model.Bound { return &model.Bound{F: v} }
+	for _, c := range []struct {
+		name   string
+		schema model.Schema
+		want   string
+	}{
+		{"open", model.Schema{Kind: model.Number}, `"minimum":-1.7976931348623158e308,"maximum":1.7976931348623158e308`},
+		{"minimum", model.Schema{Kind: model.Number, Minimum: f(0)}, `"minimum":0,"maximum":1.7976931348623158e308`},
+		{"exclusive", model.Schema{Kind: model.Number, ExclusiveMinimum: f(-1.5), ExclusiveMaximum: f(2)}, `"exclusiveMinimum":-1.5,"exclusiveMaximum":2`},
+		{"maximum", model.Schema{Kind: model.Number, Maximum: f(0.3)}, `"minimum":-1.7976931348623158e308,"maximum":0.3`},
+		{"both", model.Schema{Kind: model.Number, Minimum: f(1), ExclusiveMinimum: f(1), Maximum: f(9)}, `"minimum":1,"exclusiveMinimum":1,"maximum":9`},
+		{"enum", model.Schema{Kind: model.Number, Enum: []any{0.5, 1.0}}, ``},
+	} {
+		g := newGen(nil, false)
+		o := g.node(&c.schema)
+		b, err := ordjson.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, b); err != nil {
+			t.Fatal(err)
+		}
+		got := compact.String()
+		for _, k := range []string{`{"type":"number"`, `,"enum":[0.5,1]`, `}`} {
+			got = strings.Replace(got, k, "", 1)
+		}
+		got = strings.TrimPrefix(got, ",")
+		if got != c.want {
+			t.Errorf("%s: bounds %s, want %s", c.name, got, c.want)
 		}
 	}
 }
