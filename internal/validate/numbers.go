@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
 	"github.com/babelqueue/bqgen/internal/jsonnum"
@@ -135,37 +136,144 @@ func setAt(tree any, path []string, v any) any {
 	return tree
 }
 
-// numberProblems reports, at its JSON path below prefix, every number of tree beyond
-// the doubles: the generated decoder rejects the whole message as malformed for it. It
-// returns the problems (sorted by path) and the set of their paths.
-func numberProblems(tree any, prefix string) ([]Problem, map[string]bool) {
-	var out []Problem
-	var walk func(v any, path string)
-	walk = func(v any, path string) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				walk(x, pathKey(path, k))
-			}
-		case []any:
-			for i, x := range v {
-				walk(x, path+"["+strconv.Itoa(i)+"]")
-			}
-		case json.Number:
-			if d, ok := jsonnum.Parse(string(v)); ok && d.OverflowsFloat64() {
-				out = append(out, Problem{Path: path, Kind: Malformed, Message: fmt.Sprintf(
-					"number %s is beyond the range of a double (±1.7976931348623157e308): the generated decoder rejects the message as malformed", abbreviate(string(v)))})
+// numberWindow bounds the decimals jsonschema/v6 gets to see exactly: every digit of
+// such a number lies between 10^numberWindow and 10^-numberWindow. The constants of the
+// emitted schemas do (int64s, doubles written shortest: 17 digits at most, exponents
+// from -323 to 309), so the exact value of an instance outside the window is not needed
+// for any verdict, only its sign, which side of every constant it is on, whether it is
+// an integer and which other numbers of the message it equals.
+const numberWindow = 400
+
+// numbers prepares the numbers of one message for the schema check (issue 16, item 2):
+// jsonschema/v6 reads each number into a big.Rat, which for 1e-999999 means computing
+// 10^999999 (15 ms), and for a literal of n digits costs n² — per keyword. A literal
+// whose every digit is inside the window and that is short is left as it is; a longer
+// one inside the window is replaced by its exact shortest form (1.0000…0 is 1); one
+// with digits outside it by a stand-in of bounded length that gives the same verdict
+// under every keyword of the emitted schemas: the same sign, the same integer-ness, the
+// same side of every constant (its digits inside the window, then a non-zero tail), and
+// for equality (enum, uniqueItems) an index that is the same exactly for equal values.
+type numbers struct {
+	// problems are the numbers beyond the doubles (malformed, at their paths);
+	// reported holds their paths.
+	problems []Problem
+	reported map[string]bool
+	// orig maps a replacement to the literal it replaced (abbreviated, for messages).
+	orig map[string]string
+	// seq numbers the exact values given a stand-in, from 1.
+	seq map[string]int
+}
+
+// prepareNumbers walks tree (the message, or bare data, at prefix), reports the numbers
+// beyond the doubles, and replaces the costly literals in place. It returns the tree
+// (a new root when the root itself was replaced).
+func prepareNumbers(tree any, prefix string) (any, *numbers) {
+	n := &numbers{}
+	if r := n.walk(tree, prefix); r != nil {
+		tree = r
+	}
+	sortProblems(n.problems)
+	return tree, n
+}
+
+// walk prepares the numbers below v and returns v's replacement, or nil to keep v.
+func (n *numbers) walk(v any, path string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if r := n.walk(x, pathKey(path, k)); r != nil {
+				v[k] = r
 			}
 		}
+	case []any:
+		for i, x := range v {
+			if r := n.walk(x, path+"["+strconv.Itoa(i)+"]"); r != nil {
+				v[i] = r
+			}
+		}
+	case json.Number:
+		if r, ok := n.number(string(v), path); ok {
+			return r
+		}
 	}
-	walk(tree, prefix)
-	if len(out) == 0 {
-		return nil, nil
+	return nil
+}
+
+// number checks one literal at path and returns its replacement, if any.
+func (n *numbers) number(lit, path string) (json.Number, bool) {
+	if len(lit) <= 20 && !strings.ContainsAny(lit, "eE") {
+		return "", false // at most 20 digits, no exponent: inside the window, cheap
 	}
-	sortProblems(out)
-	paths := make(map[string]bool, len(out))
-	for _, p := range out {
-		paths[p.Path] = true
+	d, ok := jsonnum.Parse(lit)
+	if !ok {
+		return "", false
 	}
-	return out, paths
+	if d.OverflowsFloat64() {
+		if n.reported == nil {
+			n.reported = map[string]bool{}
+		}
+		n.reported[path] = true
+		n.problems = append(n.problems, Problem{Path: path, Kind: Malformed, Message: fmt.Sprintf(
+			"number %s is beyond the range of a double (±1.7976931348623157e308): the generated decoder rejects the message as malformed", abbreviate(lit))})
+	}
+	var r string
+	switch {
+	case d.IsZero():
+		r = "0" // 0e-999999 is 0, whatever the exponent
+	case d.BigExp == "" && d.Exp <= numberWindow && d.Exp-int64(len(d.Digits)) >= -numberWindow:
+		if len(lit) <= 64 {
+			return "", false
+		}
+		r = d.String()
+	default:
+		r = n.standIn(d)
+	}
+	if n.orig == nil {
+		n.orig = map[string]string{}
+	}
+	if _, ok := n.orig[r]; !ok {
+		n.orig[r] = abbreviate(lit)
+	}
+	return json.Number(r), true
+}
+
+// standIn returns the stand-in of d, which has digits outside the window.
+func (n *numbers) standIn(d jsonnum.Decimal) string {
+	if n.seq == nil {
+		n.seq = map[string]int{}
+	}
+	key := d.String()
+	id, ok := n.seq[key]
+	if !ok {
+		id = len(n.seq) + 1
+		n.seq[key] = id
+	}
+	seq := strconv.Itoa(id)
+	sign := ""
+	if d.Neg {
+		sign = "-"
+	}
+	switch {
+	case d.Exp > numberWindow && d.IsInt():
+		// Above every constant, an integer: (1<id>) × 10^(window+1).
+		return sign + "1" + seq + "e" + strconv.Itoa(numberWindow+1)
+	case d.Exp > numberWindow:
+		// Above every constant, with a fraction: 10^(window+1) + 0.<id>1.
+		return sign + "1" + strings.Repeat("0", numberWindow+1) + "." + seq + "1"
+	case d.Exp < -numberWindow:
+		// Not zero, below every non-zero constant in magnitude, no integer.
+		return sign + "1" + seq + "e-" + strconv.Itoa(2*numberWindow)
+	}
+	// Digits inside the window, and more below it: the digits inside, then <id>1.
+	kept := d.Digits[:d.Exp+numberWindow]
+	return sign + "0." + kept + seq + "1e" + strconv.FormatInt(d.Exp, 10)
+}
+
+// literal returns the literal a number of the prepared tree stands for, abbreviated
+// for a message.
+func (n *numbers) literal(v json.Number) string {
+	if o, ok := n.orig[string(v)]; ok {
+		return o
+	}
+	return abbreviate(string(v))
 }

@@ -121,9 +121,9 @@ func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
-	nums, reported := numberProblems(tree, "$")
-	ps, err := v.data(urn, tree, "$", reported)
-	return append(nums, ps...), err
+	tree, nums := prepareNumbers(tree, "$")
+	ps, err := v.data(urn, tree, "$", nums.reported)
+	return append(nums.problems, ps...), err
 }
 
 // data validates tree, the data of urn found at prefix, against the URN's schema. A
@@ -250,12 +250,12 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
-	nums, reported := numberProblems(tree, "$")
+	tree, nums := prepareNumbers(tree, "$")
 	root, ok := tree.(map[string]any)
 	if !ok {
-		return append(nums, Problem{Path: "$", Kind: Envelope, Message: "the envelope must be a JSON object, got " + typeName(tree)}), nil
+		return append(nums.problems, Problem{Path: "$", Kind: Envelope, Message: "the envelope must be a JSON object, got " + typeName(tree)}), nil
 	}
-	c := &checker{problems: nums, reported: reported}
+	c := &checker{problems: nums.problems, nums: nums}
 
 	// Forbidden fields (CONTRACT §7), named as such.
 	meta, metaOK := root["meta"].(map[string]any)
@@ -328,7 +328,7 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 	case !isObj:
 		c.add("$.data", Envelope, "data must be an object, got "+typeName(dv))
 	case urn != "":
-		ps, err := v.data(urn, data, "$.data", reported)
+		ps, err := v.data(urn, data, "$.data", nums.reported)
 		if err != nil {
 			return nil, err
 		}
@@ -339,8 +339,9 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 
 type checker struct {
 	problems []Problem
-	// reported holds the paths of the numbers beyond the doubles (numberProblems).
-	reported map[string]bool
+	// nums are the message's numbers (prepareNumbers): the literals behind replaced
+	// ones, and the paths of those beyond the doubles.
+	nums *numbers
 }
 
 func (c *checker) add(path string, k Kind, msg string) {
@@ -368,9 +369,9 @@ func (c *checker) meta(root map[string]any) bool {
 	} else {
 		switch i, verdict := rt.ExactInt64(string(n)); {
 		case verdict == rt.IntNotInteger:
-			c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+abbreviate(string(n)))
+			c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+c.nums.literal(n))
 		case verdict == rt.IntOutOfRange || i != 1:
-			c.add("$.meta.schema_version", UnsupportedSchemaVersion, fmt.Sprintf("unsupported schema_version %s (supported: 1); the envelope is not read further", abbreviate(string(n))))
+			c.add("$.meta.schema_version", UnsupportedSchemaVersion, fmt.Sprintf("unsupported schema_version %s (supported: 1); the envelope is not read further", c.nums.literal(n)))
 			return false
 		}
 	}
@@ -448,16 +449,16 @@ func (c *checker) integer(path string, v any) (int64, bool) {
 		c.add(path, Envelope, "must be an integer, got "+typeName(v))
 		return 0, false
 	}
-	if c.reported[path] {
+	if c.nums.reported[path] {
 		return 0, false // beyond the doubles: already reported as malformed
 	}
 	i, verdict := rt.ExactInt64(string(n))
 	switch verdict {
 	case rt.IntNotInteger:
-		c.add(path, Envelope, "must be an integer, got "+abbreviate(string(n)))
+		c.add(path, Envelope, "must be an integer, got "+c.nums.literal(n))
 		return 0, false
 	case rt.IntOutOfRange:
-		c.add(path, Envelope, "integer "+abbreviate(string(n))+" out of int64 range")
+		c.add(path, Envelope, "integer "+c.nums.literal(n)+" out of int64 range")
 		return 0, false
 	}
 	return i, true

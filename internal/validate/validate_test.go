@@ -11,7 +11,7 @@ import (
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
 )
 
-func newValidator(t *testing.T) *Validator {
+func newValidator(t testing.TB) *Validator {
 	t.Helper()
 	v, err := New(fixture.Registry())
 	if err != nil {
