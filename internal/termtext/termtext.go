@@ -14,8 +14,8 @@ import (
 )
 
 // Plain reports whether s prints as itself: valid UTF-8 made only of characters
-// unicode.IsPrint accepts (letters, marks, digits, punctuation, symbols and the ASCII
-// space; no controls, no format characters such as U+202E, no other spaces).
+// unicode.IsGraphic accepts (letters, marks, digits, punctuation, symbols and spaces; no
+// controls, no format characters such as U+202E, no line or paragraph separators).
 func Plain(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
@@ -30,7 +30,7 @@ func plainSlow(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !unicode.IsPrint(r) {
+		if !unicode.IsGraphic(r) {
 			return false
 		}
 	}
@@ -61,7 +61,7 @@ func Line(s string) string {
 		case r == utf8.RuneError && n <= 1:
 			b.WriteString(`\x`)
 			b.WriteString(strconv.FormatUint(uint64(s[i]), 16))
-		case r == '\t' || unicode.IsPrint(r):
+		case r == '\t' || unicode.IsGraphic(r):
 			b.WriteString(s[i : i+n])
 		default:
 			q := strconv.QuoteRune(r)

@@ -37,6 +37,8 @@ func TestLine(t *testing.T) {
 		{"bad\xff\xfe", `bad\xff\xfe`},
 		{"\r", `\r`},
 		{"é\x7f", `é\x7f`},
+		{"1\u202f×\u202f10³, a\u00a0b", "1\u202f×\u202f10³, a\u00a0b"},
+		{"\u2028\u2029", `\u2028\u2029`},
 	} {
 		if got := Line(c.in); got != c.want {
 			t.Errorf("Line(%q) = %s, want %s", c.in, got, c.want)
