@@ -2,9 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 
 	"github.com/spf13/pflag"
 
+	"github.com/babelqueue/bqgen/internal/termtext"
 	"github.com/babelqueue/bqgen/internal/validate"
 )
 
@@ -45,7 +48,7 @@ func runValidate(e env, regPath, urn string, files []string) int {
 		fmt.Fprintf(e.stderr, "bqgen validate: %s\n", errLine(err))
 		return ExitError
 	}
-	res, err := validate.Files(v, files, urn, e.stdin, e.stdout, e.stderr)
+	res, err := validate.Files(v, files, validate.Options{URN: urn}, e.stdin, textReport(e.stdout), e.stderr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen validate: %s\n", errLine(err))
 		return ExitError
@@ -60,4 +63,29 @@ func runValidate(e env, regPath, urn string, files []string) int {
 		return ExitFindings
 	}
 	return ExitOK
+}
+
+// textReport prints each message as "NAME: valid" or one line per problem, "NAME: PATH:
+// KIND: MESSAGE"; in a stream NAME is "FILE:N" for the Nth message. Names that are not
+// plain text are quoted (termtext.Name).
+func textReport(w io.Writer) func(validate.Message) error {
+	return func(m validate.Message) error {
+		name := termtext.Name(m.Input)
+		if m.Input == "-" {
+			name = "<stdin>"
+		}
+		if m.Stream {
+			name += ":" + strconv.Itoa(m.Index)
+		}
+		if len(m.Problems) == 0 {
+			_, err := fmt.Fprintf(w, "%s: valid\n", name)
+			return err
+		}
+		for _, p := range m.Problems {
+			if _, err := fmt.Fprintf(w, "%s: %s\n", name, termtext.Line(p.String())); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
