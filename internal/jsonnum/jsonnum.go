@@ -342,3 +342,64 @@ func (d Decimal) expString(delta int64) string {
 	}
 	return c.BigExp
 }
+
+// Floor returns ⌊d⌋ when it is within int64; out is -1 when ⌊d⌋ < math.MinInt64 and +1
+// when ⌊d⌋ > math.MaxInt64 (n is then 0).
+func (d Decimal) Floor() (n int64, out int) { return d.round(false) }
+
+// Ceil returns ⌈d⌉ when it is within int64; out as for Floor.
+func (d Decimal) Ceil() (n int64, out int) { return d.round(true) }
+
+func (d Decimal) round(up bool) (int64, int) {
+	side := 1
+	if d.Neg {
+		side = -1
+	}
+	if d.IsZero() {
+		return 0, 0
+	}
+	// t = d truncated toward zero, frac = whether anything was cut.
+	var t int64
+	frac := true
+	if d.Exp > 0 {
+		if d.Exp > 19 {
+			return 0, side
+		}
+		digits := d.Digits
+		if int64(len(digits)) > d.Exp {
+			digits = digits[:d.Exp]
+		} else {
+			digits += strings.Repeat("0", int(d.Exp)-len(digits))
+			frac = false
+		}
+		if d.Neg {
+			digits = "-" + digits
+		}
+		v, err := strconv.ParseInt(digits, 10, 64)
+		if err != nil {
+			return 0, side
+		}
+		t = v
+	}
+	switch {
+	case !frac:
+		return t, 0
+	case up && !d.Neg: // ⌈2.5⌉ = 3
+		if t == math.MaxInt64 {
+			return 0, 1
+		}
+		return t + 1, 0
+	case !up && d.Neg: // ⌊-2.5⌋ = -3
+		if t == math.MinInt64 {
+			return 0, -1
+		}
+		return t - 1, 0
+	}
+	return t, 0
+}
+
+// FromInt64 returns n as a Decimal.
+func FromInt64(n int64) Decimal {
+	d, _ := Parse(strconv.FormatInt(n, 10))
+	return d
+}

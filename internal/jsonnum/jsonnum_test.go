@@ -211,3 +211,31 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestFloorCeil(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		lit               string
+		floor, ceil       int64
+		floorOut, ceilOut int
+	}{
+		{"0", 0, 0, 0, 0}, {"2.5", 2, 3, 0, 0}, {"-2.5", -3, -2, 0, 0}, {"3", 3, 3, 0, 0}, {"-3e0", -3, -3, 0, 0},
+		{"0.001", 0, 1, 0, 0}, {"-0.001", -1, 0, 0, 0}, {"1e-999999", 0, 1, 0, 0}, {"-1e-999999", -1, 0, 0, 0},
+		{"9223372036854775807", math.MaxInt64, math.MaxInt64, 0, 0}, {"9223372036854775807.5", math.MaxInt64, 0, 0, 1},
+		{"9223372036854775808", 0, 0, 1, 1}, {"-9223372036854775808", math.MinInt64, math.MinInt64, 0, 0},
+		{"-9223372036854775808.5", 0, math.MinInt64, -1, 0}, {"-9223372036854775809", 0, 0, -1, -1},
+		{"1.5e999999", 0, 0, 1, 1}, {"-1e400", 0, 0, -1, -1}, {"1." + strings.Repeat("0", 100000), 1, 1, 0, 0},
+		{"12345678901234567890e-10", 1234567890, 1234567891, 0, 0},
+	} {
+		d := mustParse(t, c.lit)
+		if n, out := d.Floor(); n != c.floor || out != c.floorOut {
+			t.Errorf("Floor(%.30s) = %d, %d; want %d, %d", c.lit, n, out, c.floor, c.floorOut)
+		}
+		if n, out := d.Ceil(); n != c.ceil || out != c.ceilOut {
+			t.Errorf("Ceil(%.30s) = %d, %d; want %d, %d", c.lit, n, out, c.ceil, c.ceilOut)
+		}
+	}
+	if FromInt64(math.MinInt64).Cmp(mustParse(t, "-9223372036854775808")) != 0 {
+		t.Error("FromInt64")
+	}
+}
