@@ -40,7 +40,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -122,17 +121,32 @@ func (r *Result) HasErrors() bool {
 var ErrManifest = errors.New("cannot read the manifest")
 
 // BQSchema converts the babelqueue-registry manifest at manifestPath and the schema
-// files it names. The error is non-nil only when the manifest itself cannot be read
-// (wrapping ErrManifest and the fs error); every other problem, including a manifest
-// that is not valid JSON and a schema file that is missing, is an Issue.
-func BQSchema(manifestPath string) (*Result, error) {
-	data, err := os.ReadFile(manifestPath)
+// files it names. Files are read as the registry loader reads registries: regular
+// files only (a FIFO or a device is refused without blocking), at most MaxFileSize
+// bytes each, and schema files only inside opts.SchemaRoot (the manifest's directory by
+// default), so a manifest cannot make the import read, or copy into its output, a file
+// the user did not hand it (docs/import.md, "Files read"). The error is non-nil only
+// when the manifest itself cannot be read (wrapping ErrManifest and the cause); every
+// other problem, including a manifest that is not valid JSON and a schema file that is
+// missing or refused, is an Issue.
+func BQSchema(manifestPath string, opts Options) (*Result, error) {
+	data, err := readManifest(manifestPath)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrManifest, err)
 	}
+	rootDir := opts.SchemaRoot
+	if rootDir == "" {
+		rootDir = filepath.Dir(manifestPath)
+	}
+	files, err := openSchemaFiles(rootDir)
+	if err != nil {
+		return nil, fmt.Errorf("schema root: %w", err)
+	}
+	defer files.close()
 	c := &conv{
 		manifest: manifestPath,
 		dir:      filepath.Dir(manifestPath),
+		files:    files,
 		types:    map[string]*typeDef{},
 		byRef:    map[string]*typeDef{},
 	}
@@ -163,6 +177,7 @@ func BQSchema(manifestPath string) (*Result, error) {
 type conv struct {
 	manifest string
 	dir      string
+	files    *schemaFiles
 	issues   []Issue
 	messages int
 	types    map[string]*typeDef // by bqgen type name
@@ -360,13 +375,19 @@ func (c *conv) message(e entry, urns map[string]bool) *yaml.Node {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.dir, filepath.FromSlash(path))
 	}
-	data, err := os.ReadFile(path)
+	data, err := c.files.read(path)
 	if err != nil {
-		msg := err.Error()
-		if errors.Is(err, fs.ErrNotExist) {
+		msg, hint := err.Error(), ""
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			msg = fmt.Sprintf("schema file %s does not exist", path)
+		case errors.Is(err, errOutside):
+			msg = fmt.Sprintf("schema file %s is outside %s, where schema files are read from; it was not read", path, c.files.rootDir)
+			hint = "keep the schemas beside the manifest, or name the directory that holds them with --schema-root"
+		case errors.Is(err, errNotRegular), errors.Is(err, errTooLarge):
+			msg = fmt.Sprintf("schema file %s: %v; it was not read", path, err)
 		}
-		c.add(c.manifest, e.v.get("schema"), e.ptr+"/schema", SeverityError, fmt.Sprintf("%s: %s", e.urn, msg), "")
+		c.add(c.manifest, e.v.get("schema"), e.ptr+"/schema", SeverityError, fmt.Sprintf("%s: %s", e.urn, termtext.Line(msg)), hint)
 		return nil
 	}
 	root, err := parseJSON(data)

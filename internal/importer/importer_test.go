@@ -40,7 +40,7 @@ func golden(t *testing.T, path string, got []byte) {
 // users-registered.json with GDPR marks) plus schemas with hints, definitions and
 // constructs bqgen cannot express, then runs bqgen's checks on the result.
 func TestBQSchemaExample(t *testing.T) {
-	res, err := BQSchema("testdata/bqschema/registry.json")
+	res, err := BQSchema("testdata/bqschema/registry.json", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestBQSchemaExample(t *testing.T) {
 	}
 
 	// Deterministic.
-	again, err := BQSchema("testdata/bqschema/registry.json")
+	again, err := BQSchema("testdata/bqschema/registry.json", Options{})
 	if err != nil || !bytes.Equal(again.YAML, res.YAML) {
 		t.Errorf("second run differs (err %v)", err)
 	}
@@ -93,7 +93,7 @@ func convertOne(t *testing.T, field string) (string, []Issue) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "registry.json"), `{"schemas": [{"urn": "urn:babel:t:happened", "schema": "s.json", "owner": "t"}]}`)
 	write(t, filepath.Join(dir, "s.json"), `{"type": "object", "properties": {"f": `+field+`}, "definitions": {"thing": {"type": "object", "properties": {"a": {"type": "string"}}}, "Other": {"type": "integer", "minimum": 0}}}`)
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestNeverSilent(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "registry.json"), `{"schemas": [{"urn": "urn:babel:t:happened", "schema": "s.json"}]}`)
 	write(t, filepath.Join(dir, "s.json"), `{"type": "object", "required": ["a", "b"], "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "integer"}]}, "b": {"type": "string"}}}`)
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestManifestProblems(t *testing.T) {
   {"urn": "urn:babel:t:c"}
 ]}`)
 	write(t, filepath.Join(dir, "bad.json"), "{\"type\": \"object\",\n \"type\": \"object\"}")
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestManifestProblems(t *testing.T) {
 			t.Errorf("issue %d = %q, want prefix %q", i, got[i], want[i])
 		}
 	}
-	if _, err := BQSchema(filepath.Join(dir, "nope.json")); err == nil {
+	if _, err := BQSchema(filepath.Join(dir, "nope.json"), Options{}); err == nil {
 		t.Error("missing manifest: no error")
 	}
 }
@@ -273,7 +273,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, f := range files {
 		write(t, filepath.Join(dir, f.Name), string(f.Content))
 	}
-	res, err := BQSchema(filepath.Join(dir, jsonschema.RegistryFile))
+	res, err := BQSchema(filepath.Join(dir, jsonschema.RegistryFile), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func TestHugeNumbersSize(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "registry.json"), `{"schemas": [{"urn": "urn:babel:t:happened", "schema": "s.json", "owner": "t"}]}`)
 	write(t, filepath.Join(dir, "s.json"), `{"type": "object", "properties": {`+strings.Join(props, ", ")+`}}`)
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
