@@ -157,3 +157,37 @@ func TestSchemaFilesReadOnce(t *testing.T) {
 		t.Errorf("second read: %q %v", b, err)
 	}
 }
+
+// FuzzImportSchema: any schema file gives a result, never an error or a panic; the
+// output is YAML whose size is bounded by the input's (a 10-character literal cannot
+// become a million digits), and it never names a file outside the manifest's directory.
+func FuzzImportSchema(f *testing.F) {
+	for _, s := range []string{
+		secretSchema,
+		`{"type": "object", "properties": {"f": {"type": "integer", "minimum": 1.5e999999, "maximum": -1e999999}}}`,
+		`{"type": "object", "properties": {"f": {"type": "number", "enum": [1e400, 0.5], "minimum": 1e-999999}}}`,
+		`{"type": "object", "properties": {"f": {"type": "string", "maxLength": 1e999999, "minLength": 1.0}}}`,
+		`{"type": "object", "properties": {"f": {"enum": [1, 1e999999, 2.5]}}}`,
+		`{"type": "object", "properties": {"f": {"$ref": "../../etc/passwd#/x"}}}`,
+		`{"oneOf": [{"type": "string"}]}`, `[`, ``,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, schema string) {
+		dir := t.TempDir()
+		write(t, filepath.Join(dir, "s.json"), schema)
+		write(t, filepath.Join(dir, "registry.json"), `{"schemas": [{"urn": "urn:babel:t:happened", "schema": "s.json"}]}`)
+		res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := 8*len(schema) + 4096; len(res.YAML) > limit {
+			t.Fatalf("%d bytes of output for %d of input", len(res.YAML), len(schema))
+		}
+		for _, is := range res.Issues {
+			if is.File != filepath.Join(dir, "s.json") && is.File != filepath.Join(dir, "registry.json") {
+				t.Fatalf("issue in another file: %v", is)
+			}
+		}
+	})
+}
