@@ -279,8 +279,12 @@ type Property struct {
 	// Name is the exact JSON key.
 	Name     string
 	Required bool
-	Schema   *Schema
-	Pos      Pos // the position of the key
+	// RequiredIndex is the 1-based position of Name in the object's `required:` list, so
+	// that emitters can write that list in the author's order (docs/ordering.md); 0 when
+	// the property is not required, or the schema was built without a source.
+	RequiredIndex int32
+	Schema        *Schema
+	Pos           Pos // the position of the key
 }
 
 // Resolve follows Ref schemas to the schema they name. It returns s itself for every

@@ -496,15 +496,11 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		o.Set("type", typ(s, "object"))
 		if len(s.Properties) > 0 {
 			props := ordjson.New()
-			var req []any
 			for _, p := range s.Properties {
 				props.Set(p.Name, g.node(p.Schema))
-				if p.Required {
-					req = append(req, p.Name)
-				}
 			}
 			o.Set("properties", props)
-			if len(req) > 0 {
+			if req := requiredNames(s); len(req) > 0 {
 				o.Set("required", req)
 			}
 		}
@@ -571,6 +567,27 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 // as math.MaxFloat64 — and 1e400, which the generated decoder rejects, fails in all of
 // them (docs/jsonschema.md, "Numbers").
 const FiniteBound = "1.7976931348623158e308"
+
+// requiredNames lists the required properties of an object in the order of its
+// `required:` list (Property.RequiredIndex), those without an index after them in
+// property order (docs/ordering.md).
+func requiredNames(s *model.Schema) []any {
+	var req []*model.Property
+	for _, p := range s.Properties {
+		if p.Required {
+			req = append(req, p)
+		}
+	}
+	sort.SliceStable(req, func(i, j int) bool {
+		a, b := req[i].RequiredIndex, req[j].RequiredIndex
+		return a != 0 && (b == 0 || a < b)
+	})
+	out := make([]any, len(req))
+	for i, p := range req {
+		out[i] = p.Name
+	}
+	return out
+}
 
 // numberBounds writes the bounds of a number schema: the registry's, and FiniteBound on
 // each side it leaves open, so that every value the schema accepts reads as a finite

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -298,5 +299,60 @@ func TestNumberBounds(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: bounds %s, want %s", c.name, got, c.want)
 		}
+	}
+}
+
+// TestAuthorOrder: properties, required, enum values and examples keep the order the
+// registry writes them in (issue 13, item 5; docs/ordering.md); a schema built without
+// a source lists required properties in property order.
+func TestAuthorOrder(t *testing.T) {
+	t.Parallel()
+	src := `version: 1
+consumers: [go]
+messages:
+  urn:babel:zoo:made:
+    summary: Z.
+    owner: zoo
+    data:
+      required: [zed, alpha, mid]
+      properties:
+        mid: {type: integer, enum: [3, 1, 2], examples: [2, 1]}
+        zed: {type: string, nullable: true, enum: [zz, aa]}
+        alpha: {type: array, items: {type: string}, examples: [[b, a], [c]]}
+        beta: {type: number}
+`
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("%v %v", err, diags)
+	}
+	for _, draft := range []string{Draft2020, Draft7} {
+		var doc []byte
+		for _, f := range emit(t, reg, draft) {
+			if f.Name == DataFile("urn:babel:zoo:made") {
+				doc = f.Content
+			}
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, doc); err != nil {
+			t.Fatal(err)
+		}
+		got := compact.String()
+		for _, want := range []string{
+			`"properties":{"mid":{"type":"integer","enum":[3,1,2],"examples":[2,1]},"zed":{"type":["string","null"],"enum":["zz","aa",null]},"alpha":{"type":"array","items":{"type":"string"},"examples":[["b","a"],["c"]]},"beta":`,
+			`"required":["zed","alpha","mid"]`,
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("draft %s: no %s in\n%s", draft, want, got)
+			}
+		}
+	}
+	// Built by hand (no RequiredIndex): property order.
+	s := &model.Schema{Kind: model.Object, Properties: []*model.Property{
+		{Name: "b", Required: true, Schema: &model.Schema{Kind: model.String}},
+		{Name: "a", Schema: &model.Schema{Kind: model.String}},
+		{Name: "c", Required: true, Schema: &model.Schema{Kind: model.String}},
+	}}
+	if got := fmt.Sprint(requiredNames(s)); got != "[b c]" {
+		t.Errorf("hand-built: required %s", got)
 	}
 }
