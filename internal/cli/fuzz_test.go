@@ -45,8 +45,9 @@ func loadBytes(name string, data []byte) *model.Registry {
 }
 
 // FuzzEmitSchemas: every registry the loader accepts gives JSON Schemas (2020-12 and
-// draft 7) that jsonschema/v6 compiles, validating its own examples, and an AsyncAPI
-// document that is valid JSON.
+// draft 7) that jsonschema/v6 compiles, validating its own examples, under file names
+// no two of which are the same (issue 16, item 10), and an AsyncAPI document that is
+// valid JSON.
 func FuzzEmitSchemas(f *testing.F) {
 	for _, b := range seedRegistries(f) {
 		f.Add(b)
@@ -63,7 +64,12 @@ func FuzzEmitSchemas(f *testing.F) {
 			}
 			c := js.NewCompiler()
 			var ids []string
+			names := map[string]bool{}
 			for _, file := range files {
+				if names[file.Name] {
+					t.Fatalf("draft %s: two files named %s", draft, file.Name)
+				}
+				names[file.Name] = true
 				doc, err := js.UnmarshalJSON(bytes.NewReader(file.Content))
 				if err != nil {
 					t.Fatalf("%s: not JSON: %v", file.Name, err)
