@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/diff"
 	"github.com/babelqueue/bqgen/internal/emit/asyncapi"
@@ -47,7 +49,7 @@ func loadBytes(name string, data []byte) *model.Registry {
 // FuzzEmitSchemas: every registry the loader accepts gives JSON Schemas (2020-12 and
 // draft 7) that jsonschema/v6 compiles, validating its own examples, under file names
 // no two of which are the same (issue 16, item 10), and an AsyncAPI document that is
-// valid JSON.
+// valid JSON and, as YAML, holds the same values.
 func FuzzEmitSchemas(f *testing.F) {
 	for _, b := range seedRegistries(f) {
 		f.Add(b)
@@ -99,6 +101,17 @@ func FuzzEmitSchemas(f *testing.F) {
 		}
 		if !json.Valid(doc) {
 			t.Fatalf("asyncapi: not JSON")
+		}
+		y, err := asyncapi.Emit(reg, asyncapi.Options{YAML: true})
+		if err != nil {
+			t.Fatalf("asyncapi YAML: %v", err)
+		}
+		var fromJSON, fromYAML any
+		if err := yaml.Unmarshal(doc, &fromJSON); err != nil {
+			t.Fatalf("asyncapi: %v", err)
+		}
+		if err := yaml.Unmarshal(y, &fromYAML); err != nil || !reflect.DeepEqual(fromJSON, fromYAML) {
+			t.Fatalf("asyncapi YAML: %v, or other values than the JSON document", err)
 		}
 	})
 }
