@@ -124,7 +124,8 @@ func TestNumbersExact(t *testing.T) {
 		check(fmt.Sprintf(`{"ints": [%s, %s], "xs": [%s, %s]}`, a, b, a, b))
 		check(fmt.Sprintf(`{"ints": [%s, %s]}`, a, a))
 	}
-	// Every pair of the cheaper literals, for equality between stand-ins.
+	// Pairs of the cheaper literals, for equality between stand-ins: each with the 24
+	// after it (the list groups literals of one exponent, so of one kind of stand-in).
 	var cheap []string
 	for _, a := range lits {
 		if !strings.Contains(a, "999999") {
@@ -132,7 +133,7 @@ func TestNumbersExact(t *testing.T) {
 		}
 	}
 	for i, a := range cheap {
-		for _, b := range cheap[i+1:] {
+		for _, b := range cheap[i+1 : min(i+25, len(cheap))] {
 			check(fmt.Sprintf(`{"ints": [%s, %s]}`, a, b))
 		}
 	}
