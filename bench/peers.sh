@@ -86,7 +86,7 @@ log "writing the synthetic registry: $N URNs"
 log "bqgen jsonschema --draft 7"
 "$bqgen" jsonschema -r "$tmp/registry" -o "$tmp/schemas" --draft 7 >/dev/null
 # The peers get every data schema (one per message: what bqgen's message types cover).
-mapfile -t schemas < <(cd "$tmp/schemas" && find . -maxdepth 1 -name '*.data.schema.json' ! -name 'draft7.*' | sed 's|^\./||' | LC_ALL=C sort)
+mapfile -t schemas < <(cd "$tmp/schemas" && find . -maxdepth 1 -name '*.data.schema.json' | sed 's|^\./||' | LC_ALL=C sort)
 log "${#schemas[@]} messages (data schemas)"
 # go-jsonschema writes a pattern into a Go raw string: a pattern holding a backtick (the
 # email format's) makes its output uncompilable. The same schemas with ` written as the

@@ -745,7 +745,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		}
 		if req := n.val("required"); req != nil {
 			var names []string
-			for _, it := range req.items {
+			for i, it := range req.items {
 				p := byName[it.str]
 				if p == nil && n.unsure["properties"] {
 					continue // the properties were left out (their format error is reported)
@@ -766,7 +766,9 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 					l.report(it.pos, RuleFormat, msg, "add the property under `properties:`, or remove it from `required`")
 					continue
 				}
-				p.Required = true
+				if !p.Required {
+					p.Required, p.RequiredIndex = true, int32(i+1) // the author's order of required:
+				}
 			}
 		}
 		if v := n.val("additionalProperties"); v != nil {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
+	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -1099,7 +1100,7 @@ func intLiterals(s *model.Schema, timestamp bool) []string {
 	}
 	out = append(out, v+".0", v+".5", v+"e0", v+".0e0", v+".000000000000000000001",
 		"-0", "0.0", "-0.0", "0e10", "1e2", "1E2", "1e+2", "100e-2", "1.5", "-1.5", "0.5",
-		"1.0000000000000000001", "1e-400", "1e19", "-1e19", "1e308", "-1e308",
+		"1.0000000000000000001", "1e-400", "1e19", "-1e19", "1e308", "-1e308", "1e400", "-1e400",
 		"9.2233720368547758e18", "9.2233720368547759e18", "-9.2233720368547758e18",
 		"9007199254740993.0", "4503599627370496.5")
 	if timestamp {
@@ -1160,6 +1161,13 @@ func numberOKWith(s *model.Schema, r *big.Rat, rat func(float64) *big.Rat) bool 
 		s.Maximum != nil && cmp(s.Maximum) > 0 || s.ExclusiveMaximum != nil && cmp(s.ExclusiveMaximum) >= 0 {
 		return false
 	}
+	// The bound the emitter writes on an open side (jsonschema.FiniteBound).
+	if len(s.Enum) == 0 {
+		if s.Minimum == nil && s.ExclusiveMinimum == nil && r.Cmp(new(big.Rat).Neg(finiteBound)) < 0 ||
+			s.Maximum == nil && s.ExclusiveMaximum == nil && r.Cmp(finiteBound) > 0 {
+			return false
+		}
+	}
 	if len(s.Enum) > 0 {
 		for _, e := range s.Enum {
 			if r.Cmp(rat(e.(float64))) == 0 {
@@ -1170,6 +1178,9 @@ func numberOKWith(s *model.Schema, r *big.Rat, rat func(float64) *big.Rat) bool 
 	}
 	return true
 }
+
+// finiteBound is jsonschema.FiniteBound exactly.
+var finiteBound, _ = ratOf(jsonschema.FiniteBound)
 
 // exactText writes the double f as the exact decimal it is (no rounding anywhere).
 func exactText(f float64) string {
@@ -1186,7 +1197,12 @@ func shortText(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func numberLiterals(s *model.Schema) []string {
 	out := []string{"0", "-0", "1", "-1", "0.5", "-2.75", "1.5", "100", "1e2", "1E-2", "0.1", "1e308", "-1e308",
-		"9007199254740993", "4.9e-324", "2.5e-308", "123456789.123456789"}
+		"9007199254740993", "4.9e-324", "2.5e-308", "123456789.123456789",
+		// Beyond the doubles (issue 13, item 4): the decoder rejects them as malformed, the
+		// schemas by the bound every open side gets (jsonschema.FiniteBound). The largest
+		// double, shortest and exact, and the bound itself, are valid.
+		"1e309", "-1e309", "1e400", "-1e400", "1e999999", shortText(math.MaxFloat64), exactText(-math.MaxFloat64),
+		jsonschema.FiniteBound, "-" + jsonschema.FiniteBound}
 	for _, e := range s.Enum {
 		f := e.(float64)
 		out = append(out, exactText(f), shortText(f), exactText(f+0.25))

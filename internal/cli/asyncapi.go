@@ -18,13 +18,13 @@ func asyncapiCommand() *command {
 		summary: "write an AsyncAPI 3.0 document: a channel per URN, envelope payloads from the JSON Schemas",
 		usage:   "asyncapi -r REGISTRY -o FILE [--title T] [--api-version V] [--check]",
 		examples: []string{
-			"bqgen asyncapi -r examples/registry.yaml -o asyncapi.json",
+			"bqgen asyncapi -r examples/registry.yaml -o asyncapi.yaml   # YAML (.yaml/.yml); any other name gets JSON",
 			"bqgen asyncapi -r registry/ -o docs/asyncapi.json --title 'Orders platform' --api-version 2.3.0",
 			"bqgen asyncapi -r registry/ -o -   # print to stdout",
 		},
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
-			out := fs.StringP("out", "o", "", "output file (JSON), or - for stdout (required)")
+			out := fs.StringP("out", "o", "", "output file: YAML when it ends in .yaml or .yml, else JSON; - for JSON on stdout (required)")
 			title := fs.String("title", asyncapi.DefaultTitle, "info.title of the document")
 			version := fs.String("api-version", asyncapi.DefaultVersion, "info.version of the document (the version of your messages, not of AsyncAPI)")
 			check := fs.Bool("check", false, "write nothing; exit 1 if the file would change")
@@ -40,7 +40,7 @@ func asyncapiCommand() *command {
 					fmt.Fprintln(e.stderr, "bqgen asyncapi: --check needs -o FILE, not -")
 					return ExitError
 				}
-				return runAsyncAPI(e, *reg, *out, asyncapi.Options{Title: *title, Version: *version}, *check)
+				return runAsyncAPI(e, *reg, *out, asyncapi.Options{Title: *title, Version: *version, YAML: *out != "-" && asyncapi.IsYAMLName(*out)}, *check)
 			}
 		},
 	}
@@ -53,12 +53,12 @@ func runAsyncAPI(e env, regPath, out string, opts asyncapi.Options, check bool) 
 	}
 	doc, err := asyncapi.Emit(reg, opts)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen asyncapi: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen asyncapi: %s\n", errLine(err))
 		return ExitError
 	}
 	if out == "-" {
 		if _, err := e.stdout.Write(doc); err != nil {
-			fmt.Fprintf(e.stderr, "bqgen asyncapi: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen asyncapi: %s\n", errLine(err))
 			return ExitError
 		}
 		return ExitOK
@@ -67,7 +67,7 @@ func runAsyncAPI(e env, regPath, out string, opts asyncapi.Options, check bool) 
 	dir, name := filepath.Dir(out), filepath.Base(out)
 	plan, err := outdir.Sync(e.ctx, dir, []outdir.File{{Name: name, Content: doc}}, outdir.Options{Generated: asyncapi.IsGenerated, DryRun: check})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen asyncapi: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen asyncapi: %s\n", errLine(err))
 		return ExitError
 	}
 	if check {

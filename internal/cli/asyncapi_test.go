@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/babelqueue/bqgen/internal/emit/asyncapi"
 )
 
@@ -93,5 +95,38 @@ func TestAsyncAPICommandUsage(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.json")); err == nil {
 		t.Error("a.json written by a failing run")
+	}
+}
+
+// TestAsyncAPIYAML: -o with a .yaml or .yml name writes YAML, any other name JSON
+// (issue 13, item 12); a YAML document bqgen wrote is its own to update and check.
+func TestAsyncAPIYAML(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, yamlDoc := range map[string]bool{"api.yaml": true, "api.YML": true, "api.json": false, "api.txt": false} {
+		file := filepath.Join(dir, name)
+		if code, out, errOut := run(t, "asyncapi", "-r", jsExampleRegistry, "-o", file); code != ExitOK || !strings.Contains(out, "written") {
+			t.Fatalf("%s: exit %d %s%s", name, code, out, errOut)
+		}
+		b, _ := os.ReadFile(file)
+		if got := bytes.HasPrefix(b, []byte("asyncapi: 3.0.0\nx-generated-by: bqgen\n")); got != yamlDoc || bytes.HasPrefix(b, []byte("{")) == yamlDoc {
+			t.Errorf("%s: YAML=%v, want %v:\n%.100s", name, got, yamlDoc, b)
+		}
+		var v map[string]any
+		if err := yaml.Unmarshal(b, &v); err != nil || v["asyncapi"] != "3.0.0" {
+			t.Errorf("%s: %v", name, err)
+		}
+		// Its own file: unchanged on a second run, clean under --check, stale when edited.
+		if code, out, _ := run(t, "asyncapi", "-r", jsExampleRegistry, "-o", file); code != ExitOK || !strings.Contains(out, "unchanged") {
+			t.Errorf("%s: second run: %d %s", name, code, out)
+		}
+		os.WriteFile(file, append(b, '\n'), 0o644)
+		if code, _, errOut := run(t, "asyncapi", "-r", jsExampleRegistry, "-o", file, "--check"); code != ExitFindings || !strings.Contains(errOut, "out of date") {
+			t.Errorf("%s: --check on an edited file: %d %s", name, code, errOut)
+		}
+	}
+	// Standard output is JSON.
+	if code, out, _ := run(t, "asyncapi", "-r", jsExampleRegistry, "-o", "-"); code != ExitOK || !strings.HasPrefix(out, "{") {
+		t.Errorf("-o -: %d %.40s", code, out)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/babelqueue/bqgen/internal/termtext"
 )
 
 // Exit codes.
@@ -94,7 +96,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			printCommandHelp(stdout, c)
 			return ExitOK
 		}
-		fmt.Fprintf(stderr, "bqgen %s: %v\n", c.name, suggestFlag(err, fs))
+		fmt.Fprintf(stderr, "bqgen %s: %s\n", c.name, termtext.Line(suggestFlag(err, fs)))
 		fmt.Fprintf(stderr, "usage: bqgen %s\nrun 'bqgen help %s' for details\n", c.usage, c.name)
 		return ExitError
 	}

@@ -34,7 +34,7 @@ func diffCommand() *command {
 				}
 				m, err := diff.ParseMode(*mode)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
+					fmt.Fprintf(e.stderr, "bqgen diff: %s\n", errLine(err))
 					return ExitError
 				}
 				switch *format {
@@ -63,7 +63,7 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	// Go names play no part in the comparison: the old registry's are not planned.
 	oldReg, diags, err := diff.LoadAgainst(e.ctx, against, regPath, registry.WithCache(cache), registry.WithoutGoNames())
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen diff: %s\n", errLine(err))
 		return ExitError
 	}
 	if diags.HasErrors() {
@@ -73,7 +73,7 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	}
 	rep := diff.Compare(oldReg, newReg, mode)
 	if err := rep.Write(e.stdout, format, diff.Labels{Old: against, New: regPath}); err != nil {
-		fmt.Fprintf(e.stderr, "bqgen diff: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen diff: %s\n", errLine(err))
 		return ExitError
 	}
 	if rep.Breaking() {

@@ -43,12 +43,12 @@ func runDocs(e env, regPath, out string, check bool) int {
 	}
 	md, err := catalog.Render(reg, catalog.Options{Source: filepath.ToSlash(regPath)})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen docs: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen docs: %s\n", errLine(err))
 		return ExitError
 	}
 	if out == "-" {
 		if _, err := e.stdout.Write(md); err != nil {
-			fmt.Fprintf(e.stderr, "bqgen docs: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen docs: %s\n", errLine(err))
 			return ExitError
 		}
 		return ExitOK
@@ -59,7 +59,7 @@ func runDocs(e env, regPath, out string, check bool) int {
 	}
 	plan, err := outdir.Sync(e.ctx, dir, []outdir.File{{Name: base, Content: md}}, outdir.Options{Generated: catalog.IsGenerated, DryRun: check})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen docs: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen docs: %s\n", errLine(err))
 		return ExitError
 	}
 	if check {

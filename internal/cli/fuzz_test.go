@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/diff"
 	"github.com/babelqueue/bqgen/internal/ecmare"
@@ -46,8 +48,9 @@ func loadBytes(name string, data []byte) *model.Registry {
 }
 
 // FuzzEmitSchemas: every registry the loader accepts gives JSON Schemas (2020-12 and
-// draft 7) that jsonschema/v6 compiles, validating its own examples, and an AsyncAPI
-// document that is valid JSON.
+// draft 7) that jsonschema/v6 compiles, validating its own examples, under file names
+// no two of which are the same (issue 16, item 10), and an AsyncAPI document that is
+// valid JSON and, as YAML, holds the same values.
 func FuzzEmitSchemas(f *testing.F) {
 	for _, b := range seedRegistries(f) {
 		f.Add(b)
@@ -65,7 +68,12 @@ func FuzzEmitSchemas(f *testing.F) {
 			c := js.NewCompiler()
 			c.UseRegexpEngine(ecmare.JSONSchemaEngine) // pattern is ECMA-262 (docs/patterns.md)
 			var ids []string
+			names := map[string]bool{}
 			for _, file := range files {
+				if names[file.Name] {
+					t.Fatalf("draft %s: two files named %s", draft, file.Name)
+				}
+				names[file.Name] = true
 				doc, err := js.UnmarshalJSON(bytes.NewReader(file.Content))
 				if err != nil {
 					t.Fatalf("%s: not JSON: %v", file.Name, err)
@@ -95,6 +103,17 @@ func FuzzEmitSchemas(f *testing.F) {
 		}
 		if !json.Valid(doc) {
 			t.Fatalf("asyncapi: not JSON")
+		}
+		y, err := asyncapi.Emit(reg, asyncapi.Options{YAML: true})
+		if err != nil {
+			t.Fatalf("asyncapi YAML: %v", err)
+		}
+		var fromJSON, fromYAML any
+		if err := yaml.Unmarshal(doc, &fromJSON); err != nil {
+			t.Fatalf("asyncapi: %v", err)
+		}
+		if err := yaml.Unmarshal(y, &fromYAML); err != nil || !reflect.DeepEqual(fromJSON, fromYAML) {
+			t.Fatalf("asyncapi YAML: %v, or other values than the JSON document", err)
 		}
 	})
 }

@@ -79,7 +79,7 @@ func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
 	}
 	imp, err := OutputImportPath(out, impFlag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen generate: %s\n", errLine(err))
 		return ExitError
 	}
 	files, err := GenerateGo(reg, names, out, pkgFlag, imp)
@@ -226,7 +226,7 @@ func load(e env, path, format string, opts ...registry.Option) (*model.Registry,
 			fmt.Fprintln(e.stderr, "bqgen: canceled")
 			return nil, ExitError
 		}
-		fmt.Fprintf(e.stderr, "bqgen: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
 		return nil, ExitError
 	}
 	if len(diags) > 0 {
@@ -263,7 +263,7 @@ func checkCommand() *command {
 				}
 				_, diags, err := registry.Load(e.ctx, *reg)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "bqgen: %v\n", err)
+					fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
 					return ExitError
 				}
 				w := e.stdout

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -127,23 +129,25 @@ func TestHostileTextInAsyncAPI(t *testing.T) {
 	t.Parallel()
 	reg := loadHostile(t)
 	texts := append(registryTexts(t, reg), reg.Message("urn:babel:hostile:text").Summary)
-	out := filepath.Join(t.TempDir(), "asyncapi.json")
-	if code, _, stderr := run(t, "asyncapi", "-r", hostileRegistry, "-o", out); code != ExitOK {
-		t.Fatalf("asyncapi: exit %d\n%s", code, stderr)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	jsonStrings(v, got)
-	for _, s := range texts {
-		if !carries(got, s) {
-			t.Errorf("AsyncAPI document does not carry %q verbatim", s)
+	for _, name := range []string{"asyncapi.json", "asyncapi.yaml"} {
+		out := filepath.Join(t.TempDir(), name)
+		if code, _, stderr := run(t, "asyncapi", "-r", hostileRegistry, "-o", out); code != ExitOK {
+			t.Fatalf("asyncapi: exit %d\n%s", code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := yaml.Unmarshal(b, &v); err != nil { // JSON is YAML
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		jsonStrings(v, got)
+		for _, s := range texts {
+			if !carries(got, s) {
+				t.Errorf("%s does not carry %q verbatim", name, s)
+			}
 		}
 	}
 }

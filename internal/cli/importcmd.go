@@ -10,6 +10,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/importer"
 	"github.com/babelqueue/bqgen/internal/outdir"
+	"github.com/babelqueue/bqgen/internal/termtext"
 	"github.com/babelqueue/bqgen/registry"
 )
 
@@ -17,7 +18,7 @@ func importCommand() *command {
 	return &command{
 		name:    "import",
 		summary: "convert a babelqueue-registry (bqschema) registry.json and its schemas into a bqgen registry",
-		usage:   "import [--from bqschema] MANIFEST -o FILE|- [--force] [--overwrite]",
+		usage:   "import [--from bqschema] MANIFEST -o FILE|- [--force] [--overwrite] [--schema-root DIR]",
 		examples: []string{
 			"bqgen import --from bqschema registry.json -o registry.yaml",
 			"bqgen import registry.json -o -   # preview on stdout",
@@ -28,6 +29,7 @@ func importCommand() *command {
 			out := fs.StringP("out", "o", "", "the registry file to write, or - for standard output (required)")
 			force := fs.Bool("force", false, "write the registry even when some constructs cannot be converted (each left out and marked with a comment); the exit code is still 1")
 			overwrite := fs.Bool("overwrite", false, "replace an existing output file")
+			schemaRoot := fs.String("schema-root", "", "read schema files from anywhere under DIR (default: only the manifest's directory); a schema path outside it is refused")
 			return func(e env, args []string) int {
 				if code, ok := needArgs(e, "import", nil, map[string]string{"-o/--out": *out}); !ok {
 					return code
@@ -40,7 +42,7 @@ func importCommand() *command {
 					fmt.Fprintf(e.stderr, "bqgen import: want one manifest (registry.json), got %d arguments\nrun 'bqgen help import' for usage\n", len(args))
 					return ExitError
 				}
-				return runImport(e, args[0], *out, *force, *overwrite)
+				return runImport(e, args[0], *out, *force, *overwrite, *schemaRoot)
 			}
 		},
 	}
@@ -52,13 +54,14 @@ func importCommand() *command {
 // surface with their fix.
 //
 // Exit codes: 0 converted and clean (warnings may be printed); 1 something could not be
-// converted, or the converted registry fails `bqgen check` (it is written, so the
-// diagnostics point into it); 2 usage or I/O errors (an unreadable manifest, an existing
-// output file without --overwrite).
-func runImport(e env, manifest, out string, force, overwrite bool) int {
-	res, err := importer.BQSchema(manifest)
+// converted (a schema file outside the schema root, not a regular file or too large
+// included), or the converted registry fails `bqgen check` (it is written, so the
+// diagnostics point into it); 2 usage or I/O errors (an unreadable manifest, one that is
+// not a regular file or too large, an existing output file without --overwrite).
+func runImport(e env, manifest, out string, force, overwrite bool, schemaRoot string) int {
+	res, err := importer.BQSchema(manifest, importer.Options{SchemaRoot: schemaRoot})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 		return ExitError
 	}
 	errs := printIssues(e.stderr, res.Issues)
@@ -70,7 +73,7 @@ func runImport(e env, manifest, out string, force, overwrite bool) int {
 	if out == "-" {
 		name = "(stdout)"
 		if _, err := e.stdout.Write(res.YAML); err != nil {
-			fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 			return ExitError
 		}
 	} else {
@@ -85,20 +88,20 @@ func runImport(e env, manifest, out string, force, overwrite bool) int {
 			if errors.Is(err, outdir.ErrNotGenerated) {
 				err = fmt.Errorf("%s exists; pass --overwrite to replace it", out)
 			}
-			fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 			return ExitError
 		}
 	}
 	_, diags, err := registry.LoadFiles(e.ctx, map[string][]byte{name: res.YAML})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen import: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen import: %s\n", errLine(err))
 		return ExitError
 	}
 	if len(diags) > 0 {
 		fmt.Fprintf(e.stderr, "bqgen check on the converted registry:\n")
 		printDiagnostics(e.stderr, diags, "text")
 	}
-	summary := fmt.Sprintf("%s: %s and %s converted from %s", name, plural(res.Messages, "message"), plural(res.Types, "type"), manifest)
+	summary := fmt.Sprintf("%s: %s and %s converted from %s", termtext.Name(name), plural(res.Messages, "message"), plural(res.Types, "type"), termtext.Name(manifest))
 	w := e.stdout
 	if out == "-" {
 		w = e.stderr
@@ -117,9 +120,10 @@ func runImport(e env, manifest, out string, force, overwrite bool) int {
 func printIssues(w io.Writer, issues []importer.Issue) int {
 	errs := 0
 	for _, is := range issues {
-		fmt.Fprintln(w, is.String())
+		// Messages quote what the manifest and schemas say (URNs, paths): one line each.
+		fmt.Fprintln(w, termtext.Line(is.String()))
 		if is.Hint != "" {
-			fmt.Fprintf(w, "    hint: %s\n", is.Hint)
+			fmt.Fprintf(w, "    hint: %s\n", termtext.Line(is.Hint))
 		}
 		if is.Severity == importer.SeverityError {
 			errs++

@@ -115,3 +115,34 @@ func TestImportUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestImportFilesRead: a manifest naming a schema outside its directory cannot make
+// import read it, not even with --force, unless the user names the directory with
+// --schema-root (issue 16, item 6).
+func TestImportFilesRead(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	dir := filepath.Join(base, "manifest")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(base, "secret.json"), []byte(`{"type": "object", "description": "TOP-SECRET", "properties": {"a": {"type": "string"}}}`), 0o644)
+	manifest := filepath.Join(dir, "registry.json")
+	os.WriteFile(manifest, []byte(`{"schemas": [{"urn": "urn:babel:t:happened", "schema": "../secret.json", "owner": "t"}]}`), 0o644)
+	out := filepath.Join(base, "registry.yaml")
+
+	code, _, stderr := run(t, "import", manifest, "-o", out, "--force")
+	if code != ExitFindings || !strings.Contains(stderr, "is outside "+dir+", where schema files are read from; it was not read") ||
+		!strings.Contains(stderr, "hint: keep the schemas beside the manifest, or name the directory that holds them with --schema-root") {
+		t.Errorf("--force: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); strings.Contains(string(b), "TOP-SECRET") {
+		t.Errorf("the refused file reached the output:\n%s", b)
+	}
+	code, _, stderr = run(t, "import", manifest, "-o", out, "--overwrite", "--schema-root", base)
+	if b, _ := os.ReadFile(out); code != ExitOK || !strings.Contains(string(b), "TOP-SECRET") {
+		t.Errorf("--schema-root: exit %d\n%s\n%s", code, stderr, b)
+	}
+	// A manifest that is a device: exit 2, at once.
+	if code, _, stderr := run(t, "import", "/dev/zero", "-o", "-"); code != ExitError || !strings.Contains(stderr, "/dev/zero: not a regular file") {
+		t.Errorf("/dev/zero: exit %d\n%s", code, stderr)
+	}
+}

@@ -64,12 +64,12 @@ func runInit(e env, out string) int {
 			fmt.Fprintf(e.stderr, "bqgen init: %s exists; init never overwrites a file (pass -o another path)\n", p)
 			return ExitError
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(e.stderr, "bqgen init: %v\n", err)
+			fmt.Fprintf(e.stderr, "bqgen init: %s\n", errLine(err))
 			return ExitError
 		}
 	}
 	if _, err := outdir.Sync(e.ctx, dir, files, outdir.Options{}); err != nil {
-		fmt.Fprintf(e.stderr, "bqgen init: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen init: %s\n", errLine(err))
 		return ExitError
 	}
 	fmt.Fprintf(e.stdout, "wrote %s and %s\nnext: edit %s, then\n  bqgen check -r %s\n  bqgen generate -r %s -o events\n",

@@ -33,7 +33,7 @@ func jsonschemaCommand() *command {
 						return code
 					}
 					if _, err := e.stdout.Write(registry.Schema()); err != nil {
-						fmt.Fprintf(e.stderr, "bqgen jsonschema: %v\n", err)
+						fmt.Fprintf(e.stderr, "bqgen jsonschema: %s\n", errLine(err))
 						return ExitError
 					}
 					return ExitOK
@@ -58,7 +58,7 @@ func runJSONSchema(e env, regPath, out string, opts jsonschema.Options, check bo
 	}
 	files, err := jsonschema.Emit(reg, opts)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen jsonschema: %v\n", err)
+		fmt.Fprintf(e.stderr, "bqgen jsonschema: %s\n", errLine(err))
 		return ExitError
 	}
 	return syncDir(e, "jsonschema", regPath, out, files, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check})

@@ -42,14 +42,14 @@ func TestJSONSchemaCommand(t *testing.T) {
 		"registry.json",
 		"orders.created.v2.data.schema.json",
 		"orders.created.v2.envelope.schema.json",
-		"draft7.orders.created.v2.data.schema.json",
+		"orders.created.v2.data.draft7.schema.json",
 	} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s not written: %v", name, err)
 		}
 	}
 	manifest, _ := os.ReadFile(filepath.Join(dir, "registry.json"))
-	if !strings.Contains(string(manifest), `"schema": "draft7.orders.created.data.schema.json"`) ||
+	if !strings.Contains(string(manifest), `"schema": "orders.created.data.draft7.schema.json"`) ||
 		!strings.Contains(string(manifest), `"status": "deprecated"`) {
 		t.Errorf("registry.json:\n%s", manifest)
 	}
@@ -72,11 +72,11 @@ func TestJSONSchemaCommand(t *testing.T) {
 		t.Errorf("--check on stale output: %d %s", code, errOut)
 	}
 
-	// --draft 7 writes no draft7.* copies: the earlier ones are removed as stale.
+	// --draft 7 writes no *.data.draft7.schema.json copies: the earlier ones are removed as stale.
 	if code, out, errOut := runCommandDirect(t, js, "", "-r", jsExampleRegistry, "-o", dir, "--draft", "7"); code != ExitOK {
 		t.Fatalf("--draft 7: %d %s%s", code, out, errOut)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "draft7.orders.created.v2.data.schema.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, "orders.created.v2.data.draft7.schema.json")); err == nil {
 		t.Error("draft7 copy kept under --draft 7")
 	}
 	if b, _ := os.ReadFile(notes); string(b) != `{"mine": true}` {
@@ -199,5 +199,38 @@ func TestExampleValidateUnknownURN(t *testing.T) {
 	code, out, _ = runCommandDirect(t, validateCommand(), "", "-r", jsExampleRegistry, f)
 	if code != ExitFindings || !strings.Contains(out, "$.meta.schema_version: unsupported_schema_version: ") {
 		t.Errorf("schema_version 2: %d %s", code, out)
+	}
+}
+
+// TestJSONSchemaFileNamesFromURNs: two URNs whose schema file names once collided
+// (urn:babel:orders:created's draft-07 copy and urn:babel:draft7:orders.created's data
+// schema) both pass check and get their own files (issue 16, item 10).
+func TestJSONSchemaFileNamesFromURNs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "registry.yaml")
+	msg := "    summary: S.\n    owner: o\n    data: {properties: {x: {type: string}}}\n"
+	if err := os.WriteFile(reg, []byte("version: 1\nconsumers: [go]\nmessages:\n  urn:babel:orders:created:\n"+msg+"  urn:babel:draft7:orders.created:\n"+msg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run(t, "check", "-r", reg); code != ExitOK {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errOut)
+	}
+	out := filepath.Join(dir, "schemas")
+	if code, stdout, errOut := run(t, "jsonschema", "-r", reg, "-o", out); code != ExitOK {
+		t.Fatalf("jsonschema: exit %d\n%s%s", code, stdout, errOut)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := "draft7.orders.created.data.draft7.schema.json draft7.orders.created.data.schema.json draft7.orders.created.envelope.schema.json " +
+		"orders.created.data.draft7.schema.json orders.created.data.schema.json orders.created.envelope.schema.json registry.json"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("files:\n%s\nwant:\n%s", got, want)
 	}
 }

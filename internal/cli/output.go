@@ -14,7 +14,7 @@ import (
 func syncDir(e env, cmd, regPath, out string, files []outdir.File, opts outdir.Options) int {
 	plan, err := outdir.Sync(e.ctx, out, files, opts)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "bqgen %s: %v\n", cmd, err)
+		fmt.Fprintf(e.stderr, "bqgen %s: %s\n", cmd, errLine(err))
 		return ExitError
 	}
 	if opts.DryRun {

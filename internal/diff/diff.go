@@ -107,25 +107,17 @@ func Compare(old, new *model.Registry, mode Mode) *Report {
 	sort.Strings(c.rep.Removed)
 	sort.Strings(c.rep.Added)
 	sort.Strings(c.rep.Changed)
+	// By URN, breaking first; within that, in the order the comparison walks the
+	// schemas, which is the registries' own: per object, the removed properties in the
+	// old registry's order, then the new registry's properties as written, each followed
+	// by the changes below it (docs/ordering.md).
 	fs := c.rep.Findings
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
 		if a.URN != b.URN {
 			return a.URN < b.URN
 		}
-		if a.Severity != b.Severity {
-			return a.Severity.rank() < b.Severity.rank()
-		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Rule.ID != b.Rule.ID {
-			return a.Rule.ID < b.Rule.ID
-		}
-		if a.Old != b.Old {
-			return a.Old < b.Old
-		}
-		return a.New < b.New
+		return a.Severity.rank() < b.Severity.rank()
 	})
 	return c.rep
 }

@@ -323,3 +323,28 @@ func TestNextURN(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingOrder: within a URN and a severity, findings follow the registries' own
+// order — removed properties as the old registry had them, then the new registry's
+// properties as written — not the byte order of their paths (issue 13, item 5;
+// docs/ordering.md).
+func TestFindingOrder(t *testing.T) {
+	load := func(props string) *model.Registry {
+		src := "version: 1\nconsumers: [go]\nmessages:\n  urn:babel:orders:created:\n    summary: S.\n    owner: o\n    data:\n      properties:\n" + props
+		reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+		if err != nil || diags.HasErrors() {
+			t.Fatalf("%v %v", err, diags)
+		}
+		return reg
+	}
+	old := load("        mid: {type: string}\n        gone: {type: string}\n        keep: {type: string, maxLength: 5}\n        zed: {type: string}\n")
+	new := load("        zed: {type: string, description: Last.}\n        keep: {type: string, maxLength: 9}\n        new_b: {type: string}\n        mid: {type: string}\n        new_a: {type: string}\n")
+	var got []string
+	for _, f := range Compare(old, new, Backward).Findings {
+		got = append(got, string(f.Severity)+" "+f.Path)
+	}
+	want := "breaking $.gone, notice $.keep, notice $.new_b, notice $.new_a, info $.zed"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, ", "), want)
+	}
+}

@@ -40,8 +40,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"math/big"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -52,6 +50,9 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/jsonnum"
+	"github.com/babelqueue/bqgen/internal/termtext"
+	"github.com/babelqueue/bqgen/registry"
 )
 
 // Severities of an Issue.
@@ -78,10 +79,11 @@ type Issue struct {
 	Hint string
 }
 
-// String formats i as `file:line:col: severity: #/pointer: message`.
+// String formats i as `file:line:col: severity: #/pointer: message`, the file name
+// quoted when it is not plain printable text (termtext.Name).
 func (i Issue) String() string {
 	var b strings.Builder
-	b.WriteString(i.File)
+	b.WriteString(termtext.Name(i.File))
 	if i.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", i.Line, i.Column)
 	}
@@ -120,17 +122,32 @@ func (r *Result) HasErrors() bool {
 var ErrManifest = errors.New("cannot read the manifest")
 
 // BQSchema converts the babelqueue-registry manifest at manifestPath and the schema
-// files it names. The error is non-nil only when the manifest itself cannot be read
-// (wrapping ErrManifest and the fs error); every other problem, including a manifest
-// that is not valid JSON and a schema file that is missing, is an Issue.
-func BQSchema(manifestPath string) (*Result, error) {
-	data, err := os.ReadFile(manifestPath)
+// files it names. Files are read as the registry loader reads registries: regular
+// files only (a FIFO or a device is refused without blocking), at most MaxFileSize
+// bytes each, and schema files only inside opts.SchemaRoot (the manifest's directory by
+// default), so a manifest cannot make the import read, or copy into its output, a file
+// the user did not hand it (docs/import.md, "Files read"). The error is non-nil only
+// when the manifest itself cannot be read (wrapping ErrManifest and the cause); every
+// other problem, including a manifest that is not valid JSON and a schema file that is
+// missing or refused, is an Issue.
+func BQSchema(manifestPath string, opts Options) (*Result, error) {
+	data, err := readManifest(manifestPath)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrManifest, err)
 	}
+	rootDir := opts.SchemaRoot
+	if rootDir == "" {
+		rootDir = filepath.Dir(manifestPath)
+	}
+	files, err := openSchemaFiles(rootDir)
+	if err != nil {
+		return nil, fmt.Errorf("schema root: %w", err)
+	}
+	defer files.close()
 	c := &conv{
 		manifest: manifestPath,
 		dir:      filepath.Dir(manifestPath),
+		files:    files,
 		types:    map[string]*typeDef{},
 		byRef:    map[string]*typeDef{},
 	}
@@ -161,6 +178,7 @@ func BQSchema(manifestPath string) (*Result, error) {
 type conv struct {
 	manifest string
 	dir      string
+	files    *schemaFiles
 	issues   []Issue
 	messages int
 	types    map[string]*typeDef // by bqgen type name
@@ -358,13 +376,19 @@ func (c *conv) message(e entry, urns map[string]bool) *yaml.Node {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.dir, filepath.FromSlash(path))
 	}
-	data, err := os.ReadFile(path)
+	data, err := c.files.read(path)
 	if err != nil {
-		msg := err.Error()
-		if errors.Is(err, fs.ErrNotExist) {
+		msg, hint := err.Error(), ""
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			msg = fmt.Sprintf("schema file %s does not exist", path)
+		case errors.Is(err, errOutside):
+			msg = fmt.Sprintf("schema file %s is outside %s, where schema files are read from; it was not read", path, c.files.rootDir)
+			hint = "keep the schemas beside the manifest, or name the directory that holds them with --schema-root"
+		case errors.Is(err, errNotRegular), errors.Is(err, errTooLarge):
+			msg = fmt.Sprintf("schema file %s: %v; it was not read", path, err)
 		}
-		c.add(c.manifest, e.v.get("schema"), e.ptr+"/schema", SeverityError, fmt.Sprintf("%s: %s", e.urn, msg), "")
+		c.add(c.manifest, e.v.get("schema"), e.ptr+"/schema", SeverityError, fmt.Sprintf("%s: %s", e.urn, termtext.Line(msg)), hint)
 		return nil
 	}
 	root, err := parseJSON(data)
@@ -1006,14 +1030,16 @@ func (c *conv) str(f *schemaFile, ks *keywords, b *fieldBuilder, nullable *bool)
 	c.enum(f, ks, b, "string", nullable)
 }
 
-// count reads a non-negative integer keyword (lengths, item counts).
+// count reads a non-negative integer keyword (lengths, item counts) within int64.
 func (c *conv) count(f *schemaFile, x kw, name string) (string, bool) {
-	if x.v.kind == jNumber && isIntegral(x.v.str) {
-		if n := intText(x.v.str); !strings.HasPrefix(n, "-") {
-			return n, true
+	if x.v.kind == jNumber {
+		if d, ok := jsonnum.Parse(x.v.str); ok {
+			if n, ok := d.Int64(); ok && n >= 0 {
+				return strconv.FormatInt(n, 10), true
+			}
 		}
 	}
-	c.add(f.path, x.v, x.ptr, SeverityError, name+" must be a non-negative integer", "")
+	c.add(f.path, x.v, x.ptr, SeverityError, name+" must be a non-negative integer within int64", "")
 	return "", false
 }
 
@@ -1041,11 +1067,19 @@ func (c *conv) enum(f *schemaFile, ks *keywords, b *fieldBuilder, kind string, n
 		case e.kind == jNull:
 			*nullable = true
 		case kind == "string" && e.kind == jString,
-			kind == "boolean" && e.kind == jBool,
-			kind == "number" && e.kind == jNumber:
+			kind == "boolean" && e.kind == jBool:
 			s.Content = append(s.Content, jsonNode(e))
+		case kind == "number" && e.kind == jNumber:
+			if c.numberLiteral(f, e, x.ptr, "enum value") {
+				s.Content = append(s.Content, jsonNode(e))
+			}
 		case kind == "integer" && e.kind == jNumber && isIntegral(e.str):
-			s.Content = append(s.Content, numNode(intText(e.str)))
+			if n, ok := intValue(e.str); ok {
+				s.Content = append(s.Content, numNode(strconv.FormatInt(n, 10)))
+			} else {
+				c.add(f.path, e, x.ptr, SeverityError, fmt.Sprintf("enum value %s is outside the int64 range of a bqgen integer: no value can equal it", abbrev(e.str)),
+					"remove it, or make the field a number")
+			}
 		case kind == "integer" && e.kind == jNumber:
 			// 1.5 can never be an integer: it only narrows the enum.
 		default:
@@ -1070,6 +1104,7 @@ func (c *conv) number(f *schemaFile, ks *keywords, b *fieldBuilder, kind string,
 		}
 	}
 	bounds := map[string]string{}
+	at := map[string]kw{}
 	for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"} {
 		x, ok := ks.get(k)
 		if !ok {
@@ -1083,10 +1118,17 @@ func (c *conv) number(f *schemaFile, ks *keywords, b *fieldBuilder, kind string,
 			c.add(f.path, x.v, x.ptr, SeverityError, k+" must be a number", hint)
 			continue
 		}
-		bounds[k] = x.v.str
+		bounds[k], at[k] = x.v.str, x
 	}
+	var problems []boundProblem
 	if kind == "integer" {
-		integerBounds(bounds, b)
+		problems = integerBounds(bounds, b)
+	} else {
+		problems = numberBounds(bounds)
+	}
+	for _, p := range problems {
+		x := at[p.key]
+		c.add(f.path, x.v, x.ptr, p.severity, p.msg, p.hint)
 	}
 	for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"} {
 		if v, ok := bounds[k]; ok {
@@ -1096,45 +1138,89 @@ func (c *conv) number(f *schemaFile, ks *keywords, b *fieldBuilder, kind string,
 	c.enum(f, ks, b, kind, nullable)
 }
 
+// boundProblem is a bound that could not be carried over (integerBounds, numberBounds).
+type boundProblem struct {
+	key, severity, msg, hint string
+}
+
 // integerBounds makes integer bounds exact integers (minimum 0.5 → 1) and leaves out
-// the bounds the type implies (the int64 range; the int32 range becomes format int32).
-func integerBounds(bounds map[string]string, b *fieldBuilder) {
-	rat := func(s string) *big.Rat { r, _ := new(big.Rat).SetString(s); return r }
-	floor := func(r *big.Rat) *big.Int {
-		q := new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: floor for positive denominators
-		return q
+// the bounds the type implies (the int64 range; the int32 range becomes format int32),
+// also those beyond it on the side the type already closes (minimum -1e30). A bound
+// beyond int64 on the other side leaves no value (minimum 1.5e999999): it is dropped
+// and returned as an error. The literals are read exactly, at a cost linear in their
+// length (jsonnum): 1.5e999999 is never written out as a million-digit integer.
+func integerBounds(bounds map[string]string, b *fieldBuilder) []boundProblem {
+	var problems []boundProblem
+	set := func(k string, n int64) { bounds[k] = strconv.FormatInt(n, 10) }
+	orig := map[string]string{} // the literals as written, for messages
+	for k, v := range bounds {
+		orig[k] = v
 	}
-	one := big.NewInt(1)
-	set := func(k string, n *big.Int) { bounds[k] = n.String() }
+	// beyond handles a bound whose integer value is outside int64 on side out (-1 below,
+	// +1 above); lower says whether it bounds from below.
+	beyond := func(k string, lower bool, out int) {
+		delete(bounds, k)
+		if (out < 0) == lower {
+			return // the int64 type already excludes everything it excludes
+		}
+		where := "above"
+		if out < 0 {
+			where = "below"
+		}
+		problems = append(problems, boundProblem{k, SeverityError,
+			fmt.Sprintf("%s %s is %s the int64 range of a bqgen integer: no value satisfies it", k, abbrev(orig[k]), where),
+			"fix the bound, or make the field a number"})
+	}
 	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
 		s, ok := bounds[k]
 		if !ok {
 			continue
 		}
-		r := rat(s)
-		if r == nil {
+		d, ok := jsonnum.Parse(s)
+		if !ok {
 			continue
 		}
-		if r.IsInt() {
-			set(k, r.Num())
+		lower := k == "minimum" || k == "exclusiveMinimum"
+		if d.IsInt() {
+			if n, out := d.Floor(); out != 0 {
+				beyond(k, lower, out)
+			} else {
+				set(k, n)
+			}
 			continue
 		}
-		fl := floor(r)
 		switch k {
 		case "minimum": // ceil
-			delete(bounds, k)
-			set("minimum", new(big.Int).Add(fl, one))
+			if n, out := d.Ceil(); out != 0 {
+				beyond(k, true, out)
+			} else {
+				set("minimum", n)
+			}
 		case "maximum":
-			set("maximum", fl)
+			if n, out := d.Floor(); out != 0 {
+				beyond(k, false, out)
+			} else {
+				set("maximum", n)
+			}
 		case "exclusiveMinimum": // > 1.5 means ≥ 2
+			n, out := d.Ceil()
 			delete(bounds, k)
-			if old, ok := bounds["minimum"]; !ok || rat(old).Cmp(new(big.Rat).SetInt(new(big.Int).Add(fl, one))) < 0 {
-				set("minimum", new(big.Int).Add(fl, one))
+			if out != 0 {
+				beyond(k, true, out)
+				continue
+			}
+			if old, ok := bounds["minimum"]; !ok || intOf(old) < n {
+				set("minimum", n)
 			}
 		case "exclusiveMaximum": // < 1.5 means ≤ 1
+			n, out := d.Floor()
 			delete(bounds, k)
-			if old, ok := bounds["maximum"]; !ok || rat(old).Cmp(new(big.Rat).SetInt(fl)) > 0 {
-				set("maximum", fl)
+			if out != 0 {
+				beyond(k, false, out)
+				continue
+			}
+			if old, ok := bounds["maximum"]; !ok || intOf(old) > n {
+				set("maximum", n)
 			}
 		}
 	}
@@ -1155,6 +1241,44 @@ func integerBounds(bounds map[string]string, b *fieldBuilder) {
 		}
 		b.set("format", strNode("int32"))
 	}
+	return problems
+}
+
+// intOf reads a bound integerBounds wrote (an int64 in decimal).
+func intOf(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
+}
+
+// numberBounds checks the bounds of a number: a bound beyond the doubles on the side
+// they already close (minimum -1e999999) is dropped, as every double satisfies it; one
+// on the other side (minimum 1e999999) leaves no value and is an error; a literal
+// longer than the registry reads (registry.MaxNumberLength) is an error. Every other
+// bound is kept as written.
+func numberBounds(bounds map[string]string) []boundProblem {
+	var problems []boundProblem
+	for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"} {
+		s, ok := bounds[k]
+		if !ok {
+			continue
+		}
+		if msg, hint := numberProblem(s); msg != "" {
+			delete(bounds, k)
+			problems = append(problems, boundProblem{k, SeverityError, k + " " + msg, hint})
+			continue
+		}
+		d, _ := jsonnum.Parse(s)
+		if !d.OverflowsFloat64() {
+			continue
+		}
+		delete(bounds, k)
+		if lower := k == "minimum" || k == "exclusiveMinimum"; lower == d.Neg {
+			continue // every double satisfies it
+		}
+		problems = append(problems, boundProblem{k, SeverityError,
+			fmt.Sprintf("%s %s is beyond the range of a double: no number satisfies it", k, abbrev(s)), "fix the bound"})
+	}
+	return problems
 }
 
 // integerString converts bqgen's integer-string expansion back: the range is read off
@@ -1444,14 +1568,51 @@ func ptrEscape(s string) string { return strings.NewReplacer("~", "~0", "/", "~1
 
 func ptrUnescape(s string) string { return strings.NewReplacer("~1", "/", "~0", "~").Replace(s) }
 
-// isIntegral reports whether a JSON number's text is an integer (1, 1.0, 1e3).
+// isIntegral reports whether a JSON number's text is an integer (1, 1.0, 1e3), exactly
+// and at a cost linear in its length (1e999999 is one; jsonnum).
 func isIntegral(s string) bool {
-	r, ok := new(big.Rat).SetString(s)
-	return ok && r.IsInt()
+	d, ok := jsonnum.Parse(s)
+	return ok && d.IsInt()
 }
 
-// intText is the canonical integer text of an integral JSON number.
-func intText(s string) string {
-	r, _ := new(big.Rat).SetString(s)
-	return r.Num().String()
+// intValue is the value of an integral JSON number, when it is within int64.
+func intValue(s string) (int64, bool) {
+	d, ok := jsonnum.Parse(s)
+	if !ok {
+		return 0, false
+	}
+	return d.Int64()
+}
+
+// numberProblem says what keeps a number literal out of a bqgen registry (it is longer
+// than registry.MaxNumberLength, or beyond the doubles: "" when nothing), with a hint.
+func numberProblem(s string) (msg, hint string) {
+	if len(s) > registry.MaxNumberLength {
+		return fmt.Sprintf("is a number literal of %d characters; a registry reads at most %d", len(s), registry.MaxNumberLength),
+			"write the shortest decimal of the double it means"
+	}
+	return "", ""
+}
+
+// numberLiteral reports whether the number e (an enum value of a number field) can be
+// carried over, adding an error when it cannot (too long, or beyond the doubles: no
+// double can equal it).
+func (c *conv) numberLiteral(f *schemaFile, e *jval, ptr, what string) bool {
+	if msg, hint := numberProblem(e.str); msg != "" {
+		c.add(f.path, e, ptr, SeverityError, what+" "+msg, hint)
+		return false
+	}
+	if d, _ := jsonnum.Parse(e.str); d.OverflowsFloat64() {
+		c.add(f.path, e, ptr, SeverityError, fmt.Sprintf("%s %s is beyond the range of a double: no number can equal it", what, abbrev(e.str)), "remove it")
+		return false
+	}
+	return true
+}
+
+// abbrev shortens a literal for a message.
+func abbrev(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
 }

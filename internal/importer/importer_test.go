@@ -40,7 +40,7 @@ func golden(t *testing.T, path string, got []byte) {
 // users-registered.json with GDPR marks) plus schemas with hints, definitions and
 // constructs bqgen cannot express, then runs bqgen's checks on the result.
 func TestBQSchemaExample(t *testing.T) {
-	res, err := BQSchema("testdata/bqschema/registry.json")
+	res, err := BQSchema("testdata/bqschema/registry.json", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestBQSchemaExample(t *testing.T) {
 	}
 
 	// Deterministic.
-	again, err := BQSchema("testdata/bqschema/registry.json")
+	again, err := BQSchema("testdata/bqschema/registry.json", Options{})
 	if err != nil || !bytes.Equal(again.YAML, res.YAML) {
 		t.Errorf("second run differs (err %v)", err)
 	}
@@ -93,7 +93,7 @@ func convertOne(t *testing.T, field string) (string, []Issue) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "registry.json"), `{"schemas": [{"urn": "urn:babel:t:happened", "schema": "s.json", "owner": "t"}]}`)
 	write(t, filepath.Join(dir, "s.json"), `{"type": "object", "properties": {"f": `+field+`}, "definitions": {"thing": {"type": "object", "properties": {"a": {"type": "string"}}}, "Other": {"type": "integer", "minimum": 0}}}`)
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestNeverSilent(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "registry.json"), `{"schemas": [{"urn": "urn:babel:t:happened", "schema": "s.json"}]}`)
 	write(t, filepath.Join(dir, "s.json"), `{"type": "object", "required": ["a", "b"], "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "integer"}]}, "b": {"type": "string"}}}`)
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestManifestProblems(t *testing.T) {
   {"urn": "urn:babel:t:c"}
 ]}`)
 	write(t, filepath.Join(dir, "bad.json"), "{\"type\": \"object\",\n \"type\": \"object\"}")
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestManifestProblems(t *testing.T) {
 			t.Errorf("issue %d = %q, want prefix %q", i, got[i], want[i])
 		}
 	}
-	if _, err := BQSchema(filepath.Join(dir, "nope.json")); err == nil {
+	if _, err := BQSchema(filepath.Join(dir, "nope.json"), Options{}); err == nil {
 		t.Error("missing manifest: no error")
 	}
 }
@@ -273,7 +273,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, f := range files {
 		write(t, filepath.Join(dir, f.Name), string(f.Content))
 	}
-	res, err := BQSchema(filepath.Join(dir, jsonschema.RegistryFile))
+	res, err := BQSchema(filepath.Join(dir, jsonschema.RegistryFile), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,4 +339,80 @@ func quoteJSON(s string) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// TestHugeNumbers: number literals are read exactly at a cost linear in their length
+// (issue 16, item 5: "minimum": 1.5e999999 became a million-digit integer). A bound
+// beyond int64 or the doubles on the side the type already closes is dropped; one that
+// leaves no value, an enum value no field value can equal, a count beyond int64 and a
+// literal longer than the registry reads are errors.
+func TestHugeNumbers(t *testing.T) {
+	long := "1." + strings.Repeat("0", 1_000_000)
+	digits1001 := "0." + strings.Repeat("3", 1000)
+	cases := []struct {
+		name, schema, want string
+		errs               []string // pointer: message prefix
+	}{
+		{"integer minimum above int64", `{"type": "integer", "minimum": 1.5e999999}`, `{type: integer}`,
+			[]string{"/properties/f/minimum: minimum 1.5e999999 is above the int64 range of a bqgen integer: no value satisfies it"}},
+		{"integer exclusiveMaximum below int64", `{"type": "integer", "exclusiveMaximum": -1e400}`, `{type: integer}`,
+			[]string{"/properties/f/exclusiveMaximum: exclusiveMaximum -1e400 is below the int64 range"}},
+		{"integer bounds the type implies", `{"type": "integer", "minimum": -1e999999, "maximum": 1.5e999999, "exclusiveMaximum": 9223372036854775808}`, `{type: integer}`, nil},
+		{"integer bound spelled long", `{"type": "integer", "minimum": ` + long + `, "exclusiveMaximum": 10.` + strings.Repeat("0", 1000) + `1}`, `{type: integer, minimum: 1, maximum: 10}`, nil},
+		{"integer bound 2^63", `{"type": "integer", "minimum": 9223372036854775808}`, `{type: integer}`,
+			[]string{"/properties/f/minimum: minimum 9223372036854775808 is above the int64 range"}},
+		{"integer enum beyond int64", `{"type": "integer", "enum": [1, 1e999999, 1.5]}`, `{type: integer, enum: [1]}`,
+			[]string{"/properties/f/enum: enum value 1e999999 is outside the int64 range of a bqgen integer"}},
+		{"number minimum beyond the doubles", `{"type": "number", "minimum": 1e999999}`, `{type: number}`,
+			[]string{"/properties/f/minimum: minimum 1e999999 is beyond the range of a double: no number satisfies it"}},
+		{"number bounds every double satisfies", `{"type": "number", "minimum": -1.5e999999, "exclusiveMaximum": 1e400}`, `{type: number}`, nil},
+		{"number bound too long", `{"type": "number", "maximum": ` + digits1001 + `}`, `{type: number}`,
+			[]string{"/properties/f/maximum: maximum is a number literal of 1002 characters; a registry reads at most 1000"}},
+		{"number enum beyond the doubles", `{"type": "number", "enum": [0.5, 1e400]}`, `{type: number, enum: [0.5]}`,
+			[]string{"/properties/f/enum: enum value 1e400 is beyond the range of a double"}},
+		{"count beyond int64", `{"type": "string", "maxLength": 1e999999}`, `{type: string}`,
+			[]string{"/properties/f/maxLength: maxLength must be a non-negative integer within int64"}},
+		{"kept as written", `{"type": "number", "minimum": 1.5e300, "maximum": 1.7976931348623157e308}`, `{type: number, minimum: 1.5e300, maximum: 1.7976931348623157e308}`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, issues := convertOne(t, c.schema)
+			if got != c.want {
+				t.Errorf("f: %s, want %s", got, c.want)
+			}
+			var errs []string
+			for _, is := range issues {
+				if is.Severity == SeverityError {
+					errs = append(errs, is.Pointer+": "+is.Message)
+				}
+			}
+			if len(errs) != len(c.errs) {
+				t.Fatalf("errors %q, want %q", errs, c.errs)
+			}
+			for i := range errs {
+				if !strings.HasPrefix(errs[i], c.errs[i]) {
+					t.Errorf("error %q, want %q…", errs[i], c.errs[i])
+				}
+			}
+		})
+	}
+}
+
+// TestHugeNumbersSize: 50 integer bounds of 1.5e999999 give a small registry (it was a
+// 50 MB file, 9.6 s).
+func TestHugeNumbersSize(t *testing.T) {
+	dir := t.TempDir()
+	var props []string
+	for i := range 50 {
+		props = append(props, fmt.Sprintf(`"f%d": {"type": "integer", "maximum": 1.5e999999, "minimum": -1.5e999999}`, i))
+	}
+	write(t, filepath.Join(dir, "registry.json"), `{"schemas": [{"urn": "urn:babel:t:happened", "schema": "s.json", "owner": "t"}]}`)
+	write(t, filepath.Join(dir, "s.json"), `{"type": "object", "properties": {`+strings.Join(props, ", ")+`}}`)
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.YAML) > 4096 || res.HasErrors() || strings.Count(string(res.YAML), "{type: integer}") != 50 {
+		t.Errorf("%d bytes, errors %v:\n%.2000s", len(res.YAML), res.HasErrors(), res.YAML)
+	}
 }

@@ -22,7 +22,7 @@ func TestECMAPatterns(t *testing.T) {
 		"email": {"type": "string", "pattern": "^[^\\s@]+@[^\\s@]+$"},
 		"emoji": {"type": "string", "pattern": "^\\u{1F600}$"},
 		"name": {"type": "string", "pattern": "^\\p{Lu}"}}}`)
-	res, err := BQSchema(filepath.Join(dir, "registry.json"))
+	res, err := BQSchema(filepath.Join(dir, "registry.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

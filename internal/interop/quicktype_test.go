@@ -93,7 +93,7 @@ func TestQuicktypeTypeScript(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range src.reg.Messages {
-				// DataFile is in the requested draft; the draft7. copies are left out.
+				// DataFile is in the requested draft; the *.data.draft7.schema.json copies are left out.
 				want := jsonschema.DataFile(m.URN)
 				found := false
 				for _, f := range files {

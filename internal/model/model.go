@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/babelqueue/bqgen/internal/termtext"
 )
 
 // Pos is a position in a registry source file: 1-based line and column (columns count
@@ -21,12 +23,16 @@ type Pos struct {
 // IsValid reports whether p names a real position.
 func (p Pos) IsValid() bool { return p.File != "" && p.Line > 0 }
 
-// String formats p as file:line:col (or file alone when there is no line).
+// String formats p as file:line:col (or file alone when there is no line). A file name
+// that is not plain printable text (a newline, ESC, a bidi control) is Go-quoted
+// (termtext.Name), so that a position printed in text output cannot forge a line or
+// drive the terminal; JSON and GitHub output take Pos.File itself.
 func (p Pos) String() string {
+	file := termtext.Name(p.File)
 	if p.Line <= 0 {
-		return p.File
+		return file
 	}
-	return p.File + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+	return file + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
 }
 
 // Registry is a whole registry: every message and named type from one file or a
@@ -290,8 +296,12 @@ type Property struct {
 	// Name is the exact JSON key.
 	Name     string
 	Required bool
-	Schema   *Schema
-	Pos      Pos // the position of the key
+	// RequiredIndex is the 1-based position of Name in the object's `required:` list, so
+	// that emitters can write that list in the author's order (docs/ordering.md); 0 when
+	// the property is not required, or the schema was built without a source.
+	RequiredIndex int32
+	Schema        *Schema
+	Pos           Pos // the position of the key
 }
 
 // Resolve follows Ref schemas to the schema they name. It returns s itself for every

@@ -120,14 +120,19 @@ func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
 	if v.reg.Message(urn) == nil {
 		return nil, fmt.Errorf("unknown URN %q: the registry does not define it", urn)
 	}
-	tree, err := bqrt.ParseStrict(body)
+	tree, err := parseMessage(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
-	return v.data(urn, tree, "$")
+	tree, nums := prepareNumbers(tree, "$")
+	ps, err := v.data(urn, tree, "$", nums.reported)
+	return append(nums.problems, ps...), err
 }
 
-func (v *Validator) data(urn string, tree any, prefix string) ([]Problem, error) {
+// data validates tree, the data of urn found at prefix, against the URN's schema. A
+// bound problem at a path in reported (a number beyond the doubles, already reported
+// as malformed) is left out: it says the same.
+func (v *Validator) data(urn string, tree any, prefix string, reported map[string]bool) ([]Problem, error) {
 	s, err := v.dataSchema(urn)
 	if err != nil {
 		return nil, err
@@ -151,14 +156,32 @@ func (v *Validator) data(urn string, tree any, prefix string) ([]Problem, error)
 			return
 		}
 		p := Problem{Path: instancePath(prefix, tree, e.InstanceLocation), Kind: InvalidData, Message: message(e)}
+		if reported[p.Path] && isBound(e.ErrorKind) {
+			return
+		}
 		if key := p.String(); !seen[key] {
 			seen[key] = true
 			out = append(out, p)
 		}
 	}
 	walk(verr)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sortProblems(out)
 	return out, nil
+}
+
+// sortProblems orders problems by path, keeping the order of those at one path.
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path })
+}
+
+// isBound reports whether k is a minimum, maximum, exclusiveMinimum or exclusiveMaximum
+// error.
+func isBound(k js.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
+		return true
+	}
+	return false
 }
 
 // message renders a leaf error of jsonschema/v6 without its schema location.
@@ -226,15 +249,16 @@ func pathKey(path, key string) string {
 // the URN's schema. It returns every problem found; nil means valid. The error is for
 // a schema that does not compile (never for an invalid body).
 func (v *Validator) Envelope(body []byte) ([]Problem, error) {
-	tree, err := bqrt.ParseStrict(body)
+	tree, err := parseMessage(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
+	tree, nums := prepareNumbers(tree, "$")
 	root, ok := tree.(map[string]any)
 	if !ok {
-		return []Problem{{Path: "$", Kind: Envelope, Message: "the envelope must be a JSON object, got " + typeName(tree)}}, nil
+		return append(nums.problems, Problem{Path: "$", Kind: Envelope, Message: "the envelope must be a JSON object, got " + typeName(tree)}), nil
 	}
-	c := &checker{}
+	c := &checker{problems: nums.problems, nums: nums}
 
 	// Forbidden fields (docs/contract.md#forbidden-fields), named as such.
 	meta, metaOK := root["meta"].(map[string]any)
@@ -307,7 +331,7 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 	case !isObj:
 		c.add("$.data", Envelope, "data must be an object, got "+typeName(dv))
 	case urn != "":
-		ps, err := v.data(urn, data, "$.data")
+		ps, err := v.data(urn, data, "$.data", nums.reported)
 		if err != nil {
 			return nil, err
 		}
@@ -318,6 +342,9 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 
 type checker struct {
 	problems []Problem
+	// nums are the message's numbers (prepareNumbers): the literals behind replaced
+	// ones, and the paths of those beyond the doubles.
+	nums *numbers
 }
 
 func (c *checker) add(path string, k Kind, msg string) {
@@ -345,9 +372,9 @@ func (c *checker) meta(root map[string]any) bool {
 	} else {
 		switch i, verdict := bqrt.ExactInt64(string(n)); {
 		case verdict == bqrt.IntNotInteger:
-			c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+abbreviate(string(n)))
+			c.add("$.meta.schema_version", Envelope, "meta.schema_version must be the integer 1, got "+c.nums.literal(n))
 		case verdict == bqrt.IntOutOfRange || i != 1:
-			c.add("$.meta.schema_version", UnsupportedSchemaVersion, fmt.Sprintf("unsupported schema_version %s (supported: 1); the envelope is not read further", abbreviate(string(n))))
+			c.add("$.meta.schema_version", UnsupportedSchemaVersion, fmt.Sprintf("unsupported schema_version %s (supported: 1); the envelope is not read further", c.nums.literal(n)))
 			return false
 		}
 	}
@@ -425,13 +452,16 @@ func (c *checker) integer(path string, v any) (int64, bool) {
 		c.add(path, Envelope, "must be an integer, got "+typeName(v))
 		return 0, false
 	}
+	if c.nums.reported[path] {
+		return 0, false // beyond the doubles: already reported as malformed
+	}
 	i, verdict := bqrt.ExactInt64(string(n))
 	switch verdict {
 	case bqrt.IntNotInteger:
-		c.add(path, Envelope, "must be an integer, got "+abbreviate(string(n)))
+		c.add(path, Envelope, "must be an integer, got "+c.nums.literal(n))
 		return 0, false
 	case bqrt.IntOutOfRange:
-		c.add(path, Envelope, "integer "+abbreviate(string(n))+" out of int64 range")
+		c.add(path, Envelope, "integer "+c.nums.literal(n)+" out of int64 range")
 		return 0, false
 	}
 	return i, true

@@ -1,5 +1,5 @@
-// Package asyncapi emits an AsyncAPI 3.0.0 document (JSON) describing every message of
-// a registry (`bqgen asyncapi`, README.md). Emit is a pure function of the model: the
+// Package asyncapi emits an AsyncAPI 3.0.0 document (JSON, or YAML with Options.YAML)
+// describing every message of a registry (`bqgen asyncapi`, README.md). Emit is a pure function of the model: the
 // same model and options give the same bytes.
 //
 // Layout, for urn:babel:orders:created.v2 (stem orders.created.v2, see jsonschema.Stem):
@@ -48,12 +48,16 @@
 package asyncapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"github.com/babelqueue/bqgen/internal/ordjson"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/model"
@@ -79,16 +83,31 @@ type Options struct {
 	Version string
 	// Description is info.description (a generated text when empty).
 	Description string
+	// YAML makes Emit write YAML (block style, the same keys in the same order) instead
+	// of JSON. AsyncAPI documents are usually YAML; the CLI writes YAML when the output
+	// file's name ends in .yaml or .yml (IsYAMLName).
+	YAML bool
 }
 
-// IsGenerated reports whether content is an AsyncAPI document Emit wrote: a JSON object
-// whose top-level "x-generated-by" is "bqgen". Only such a file may be overwritten.
+// IsYAMLName reports whether a file name asks for YAML: it ends in .yaml or .yml, in
+// any case.
+func IsYAMLName(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// IsGenerated reports whether content is an AsyncAPI document Emit wrote: a JSON or
+// YAML mapping whose top-level "x-generated-by" is "bqgen". Only such a file may be
+// overwritten.
 func IsGenerated(content []byte) bool {
 	var top struct {
-		GeneratedBy *string `json:"x-generated-by"`
+		GeneratedBy *string `json:"x-generated-by" yaml:"x-generated-by"`
 	}
 	if err := json.Unmarshal(content, &top); err != nil {
-		return false
+		top.GeneratedBy = nil
+		if err := yaml.Unmarshal(content, &top); err != nil {
+			return false
+		}
 	}
 	return top.GeneratedBy != nil && *top.GeneratedBy == GeneratedBy
 }
@@ -255,7 +274,39 @@ func Emit(reg *model.Registry, opts Options) ([]byte, error) {
 		Set("channels", channels).
 		Set("operations", operations).
 		Set("components", components)
-	return ordjson.Marshal(doc)
+	b, err := ordjson.Marshal(doc)
+	if err != nil || !opts.YAML {
+		return b, err
+	}
+	return toYAML(b)
+}
+
+// toYAML rewrites a JSON document as YAML in block style: the same keys in the same
+// order, every scalar with its tag (a string that would read as another type is
+// quoted, numbers keep their literal text), multi-line strings as literal blocks.
+func toYAML(doc []byte) ([]byte, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(doc, &root); err != nil {
+		return nil, fmt.Errorf("asyncapi: YAML: %w", err)
+	}
+	var restyle func(n *yaml.Node)
+	restyle = func(n *yaml.Node) {
+		n.Style = 0
+		for _, c := range n.Content {
+			restyle(c)
+		}
+	}
+	restyle(&root)
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&root); err != nil {
+		return nil, fmt.Errorf("asyncapi: YAML: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("asyncapi: YAML: %w", err)
+	}
+	return b.Bytes(), nil
 }
 
 func or(s, def string) string {

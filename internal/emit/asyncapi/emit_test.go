@@ -7,11 +7,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
@@ -85,29 +87,77 @@ func handBuilt() *model.Registry {
 }
 
 func TestGolden(t *testing.T) {
-	got := emit(t, exampleReg(t), Options{})
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(goldenFile), 0o755); err != nil {
+	for _, c := range []struct {
+		file string
+		opts Options
+	}{{goldenFile, Options{}}, {strings.TrimSuffix(goldenFile, ".json") + ".yaml", Options{YAML: true}}} {
+		got := emit(t, exampleReg(t), c.opts)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(c.file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(c.file, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatalf("%v (run go test -update)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the golden file (run go test -update to accept)", c.file)
+		}
+		if again := emit(t, exampleReg(t), c.opts); !bytes.Equal(got, again) {
+			t.Error("two runs give different bytes")
+		}
+		if !IsGenerated(got) {
+			t.Errorf("IsGenerated rejects the emitted document %s", c.file)
+		}
+	}
+}
+
+// TestYAMLIsTheJSONDocument: the YAML document holds exactly the JSON document's
+// values, keys in the same order (issue 13, item 12).
+func TestYAMLIsTheJSONDocument(t *testing.T) {
+	for name, reg := range map[string]*model.Registry{"example": exampleReg(t), "hand-built": handBuilt(), "fixture": fixture.Registry()} {
+		j, y := emit(t, reg, Options{}), emit(t, reg, Options{YAML: true})
+		if bytes.HasPrefix(y, []byte("{")) || !bytes.HasPrefix(y, []byte("asyncapi: 3.0.0\nx-generated-by: bqgen\n")) {
+			t.Errorf("%s: not block YAML:\n%.200s", name, y)
+		}
+		var fromJSON, fromYAML any
+		var nj, ny yaml.Node
+		if err := yaml.Unmarshal(j, &fromJSON); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(goldenFile, got, 0o644); err != nil {
+		if err := yaml.Unmarshal(y, &fromYAML); err != nil {
 			t.Fatal(err)
 		}
-		return
+		if !reflect.DeepEqual(fromJSON, fromYAML) {
+			t.Errorf("%s: the YAML document has other values than the JSON one", name)
+		}
+		yaml.Unmarshal(j, &nj)
+		yaml.Unmarshal(y, &ny)
+		if kj, ky := keyOrder(&nj), keyOrder(&ny); kj != ky {
+			t.Errorf("%s: keys in another order", name)
+		}
 	}
-	want, err := os.ReadFile(goldenFile)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
+}
+
+// keyOrder lists every mapping key of n in document order.
+func keyOrder(n *yaml.Node) string {
+	var b strings.Builder
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 0 {
+				b.WriteString(c.Value + "\n")
+			}
+			walk(c)
+		}
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update to accept)", goldenFile)
-	}
-	if again := emit(t, exampleReg(t), Options{}); !bytes.Equal(got, again) {
-		t.Error("two runs give different bytes")
-	}
-	if !IsGenerated(got) {
-		t.Error("IsGenerated rejects the emitted document")
-	}
+	walk(n)
+	return b.String()
 }
 
 func TestIsGenerated(t *testing.T) {
@@ -115,8 +165,12 @@ func TestIsGenerated(t *testing.T) {
 		`{"asyncapi": "3.0.0", "x-generated-by": "bqgen"}`:           true,
 		`{"asyncapi": "3.0.0", "x-generated-by": "someone"}`:         false,
 		`{"asyncapi": "3.0.0", "info": {"x-generated-by": "bqgen"}}`: false,
-		"asyncapi: 3.0.0\nx-generated-by: bqgen\n":                   false,
-		``: false,
+		"asyncapi: 3.0.0\nx-generated-by: bqgen\n":                   true,
+		"asyncapi: 3.0.0\nx-generated-by: someone\n":                 false,
+		"asyncapi: 3.0.0\ninfo:\n  x-generated-by: bqgen\n":          false,
+		"- x-generated-by: bqgen\n":                                  false,
+		"x-generated-by: [bqgen]\n":                                  false,
+		``:                                                           false,
 	} {
 		if got := IsGenerated([]byte(in)); got != want {
 			t.Errorf("IsGenerated(%q) = %v, want %v", in, got, want)
@@ -310,6 +364,16 @@ func documents(t *testing.T) map[string][]byte {
 	}
 }
 
+// yamlDocuments are the same documents as YAML.
+func yamlDocuments(t *testing.T) map[string][]byte {
+	return map[string][]byte{
+		"example.yaml":    emit(t, exampleReg(t), Options{YAML: true}),
+		"hand-built.yaml": emit(t, handBuilt(), Options{YAML: true}),
+		"fixture.yaml":    emit(t, fixture.Registry(), Options{YAML: true}),
+		"empty.yaml":      emit(t, &model.Registry{Version: 1}, Options{YAML: true}),
+	}
+}
+
 // TestOfficialSchema validates the documents against the official AsyncAPI 3.0.0 JSON
 // Schema, as shipped in the @asyncapi/specs npm package, with jsonschema/v6.
 func TestOfficialSchema(t *testing.T) {
@@ -361,6 +425,9 @@ process.stdin.on('end', async () => {
 // implementation behind the AsyncAPI CLI and generator): no error-severity diagnostics.
 func TestAsyncAPIParser(t *testing.T) {
 	docs := documents(t)
+	for name, b := range yamlDocuments(t) {
+		docs[name] = b
+	}
 	in := map[string]string{}
 	for name, b := range docs {
 		in[name] = string(b)
@@ -394,6 +461,12 @@ func TestAsyncAPIParser(t *testing.T) {
 	}
 	if n := len(exampleReg(t).Messages); out["example"].Channels != n || len(out["example"].Payloads) != n {
 		t.Errorf("example: %d channels, %d messages; want %d", out["example"].Channels, len(out["example"].Payloads), n)
+	}
+	// The YAML documents parse to the same channels, operations and payloads.
+	for name := range documents(t) {
+		if j, y := out[name], out[name+".yaml"]; !reflect.DeepEqual(j, y) {
+			t.Errorf("%s: parsed from JSON %+v, from YAML %+v", name, j, y)
+		}
 	}
 
 	// The parser does reject a broken document (a dangling $ref).

@@ -3,9 +3,12 @@ package jsonschema
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/ordjson"
 	"github.com/babelqueue/bqgen/internal/outdir"
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -84,13 +88,13 @@ func TestFileNames(t *testing.T) {
 		got7 = append(got7, f.Name)
 	}
 	want20 := []string{
-		"draft7.fixture.closed.v2.data.schema.json",
-		"draft7.fixture.everything.happened.data.schema.json",
-		"draft7.other.ref-data.send.data.schema.json",
+		"fixture.closed.v2.data.draft7.schema.json",
 		"fixture.closed.v2.data.schema.json",
 		"fixture.closed.v2.envelope.schema.json",
+		"fixture.everything.happened.data.draft7.schema.json",
 		"fixture.everything.happened.data.schema.json",
 		"fixture.everything.happened.envelope.schema.json",
+		"other.ref-data.send.data.draft7.schema.json",
 		"other.ref-data.send.data.schema.json",
 		"other.ref-data.send.envelope.schema.json",
 		"registry.json",
@@ -98,7 +102,13 @@ func TestFileNames(t *testing.T) {
 	if strings.Join(got20, " ") != strings.Join(want20, " ") {
 		t.Errorf("2020-12 files: %v", got20)
 	}
-	if strings.Join(got7, " ") != strings.Join(want20[3:], " ") {
+	var want7 []string
+	for _, n := range want20 {
+		if !strings.Contains(n, ".draft7.") {
+			want7 = append(want7, n)
+		}
+	}
+	if strings.Join(got7, " ") != strings.Join(want7, " ") {
 		t.Errorf("draft 7 files: %v", got7)
 	}
 }
@@ -212,5 +222,139 @@ func TestCompileExample(t *testing.T) {
 	}
 	for _, draft := range []string{Draft2020, Draft7} {
 		compiled(t, emit(t, reg, draft))
+	}
+}
+
+// TestFileNamesCollisionFree: every valid URN gets file names no other URN gets, in
+// both drafts (issue 16, item 10: urn:babel:orders:created's draft-07 copy was once
+// draft7.orders.created.data.schema.json, the data schema of
+// urn:babel:draft7:orders.created). The URNs are every combination of segments that
+// spell the suffixes of the file names.
+func TestFileNamesCollisionFree(t *testing.T) {
+	segs := []string{"draft7", "data", "envelope", "schema", "json", "registry", "a"}
+	var urns []string
+	for _, ctx := range segs {
+		for _, a := range segs {
+			urns = append(urns, "urn:babel:"+ctx+":"+a)
+			for _, b := range segs {
+				urns = append(urns, "urn:babel:"+ctx+":"+a+"."+b)
+			}
+		}
+	}
+	reg := &model.Registry{Version: 1}
+	sort.Strings(urns)
+	for _, u := range urns {
+		reg.Messages = append(reg.Messages, &model.Message{URN: u, Kind: model.Event, Data: &model.Schema{Kind: model.Object, AdditionalProperties: true}})
+	}
+	for _, draft := range []string{Draft2020, Draft7} {
+		files := emit(t, reg, draft)
+		seen := map[string]bool{}
+		for _, f := range files {
+			if seen[f.Name] {
+				t.Errorf("draft %s: %s written twice", draft, f.Name)
+			}
+			seen[f.Name] = true
+		}
+		perURN := 2
+		if draft == Draft2020 {
+			perURN = 3
+		}
+		if want := perURN*len(urns) + 1; len(files) != want {
+			t.Errorf("draft %s: %d files, want %d", draft, len(files), want)
+		}
+	}
+}
+
+// TestNumberBounds: a number is bounded to the finite doubles on each side the registry
+// leaves open (issue 13, item 4), so that jsonschema/v6, which reads 1e400 exactly,
+// rejects it as the generated decoder and ajv do.
+func TestNumberBounds(t *testing.T) {
+	t.Parallel()
+	f := func(v float64) *model.Bound { return &model.Bound{F: v} }
+	for _, c := range []struct {
+		name   string
+		schema model.Schema
+		want   string
+	}{
+		{"open", model.Schema{Kind: model.Number}, `"minimum":-1.7976931348623158e308,"maximum":1.7976931348623158e308`},
+		{"minimum", model.Schema{Kind: model.Number, Minimum: f(0)}, `"minimum":0,"maximum":1.7976931348623158e308`},
+		{"exclusive", model.Schema{Kind: model.Number, ExclusiveMinimum: f(-1.5), ExclusiveMaximum: f(2)}, `"exclusiveMinimum":-1.5,"exclusiveMaximum":2`},
+		{"maximum", model.Schema{Kind: model.Number, Maximum: f(0.3)}, `"minimum":-1.7976931348623158e308,"maximum":0.3`},
+		{"both", model.Schema{Kind: model.Number, Minimum: f(1), ExclusiveMinimum: f(1), Maximum: f(9)}, `"minimum":1,"exclusiveMinimum":1,"maximum":9`},
+		{"enum", model.Schema{Kind: model.Number, Enum: []any{0.5, 1.0}}, ``},
+	} {
+		g := newGen(nil, false)
+		o := g.node(&c.schema)
+		b, err := ordjson.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, b); err != nil {
+			t.Fatal(err)
+		}
+		got := compact.String()
+		for _, k := range []string{`{"type":"number"`, `,"enum":[0.5,1]`, `}`} {
+			got = strings.Replace(got, k, "", 1)
+		}
+		got = strings.TrimPrefix(got, ",")
+		if got != c.want {
+			t.Errorf("%s: bounds %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestAuthorOrder: properties, required, enum values and examples keep the order the
+// registry writes them in (issue 13, item 5; docs/ordering.md); a schema built without
+// a source lists required properties in property order.
+func TestAuthorOrder(t *testing.T) {
+	t.Parallel()
+	src := `version: 1
+consumers: [go]
+messages:
+  urn:babel:zoo:made:
+    summary: Z.
+    owner: zoo
+    data:
+      required: [zed, alpha, mid]
+      properties:
+        mid: {type: integer, enum: [3, 1, 2], examples: [2, 1]}
+        zed: {type: string, nullable: true, enum: [zz, aa]}
+        alpha: {type: array, items: {type: string}, examples: [[b, a], [c]]}
+        beta: {type: number}
+`
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("%v %v", err, diags)
+	}
+	for _, draft := range []string{Draft2020, Draft7} {
+		var doc []byte
+		for _, f := range emit(t, reg, draft) {
+			if f.Name == DataFile("urn:babel:zoo:made") {
+				doc = f.Content
+			}
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, doc); err != nil {
+			t.Fatal(err)
+		}
+		got := compact.String()
+		for _, want := range []string{
+			`"properties":{"mid":{"type":"integer","enum":[3,1,2],"examples":[2,1]},"zed":{"type":["string","null"],"enum":["zz","aa",null]},"alpha":{"type":"array","items":{"type":"string"},"examples":[["b","a"],["c"]]},"beta":`,
+			`"required":["zed","alpha","mid"]`,
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("draft %s: no %s in\n%s", draft, want, got)
+			}
+		}
+	}
+	// Built by hand (no RequiredIndex): property order.
+	s := &model.Schema{Kind: model.Object, Properties: []*model.Property{
+		{Name: "b", Required: true, Schema: &model.Schema{Kind: model.String}},
+		{Name: "a", Schema: &model.Schema{Kind: model.String}},
+		{Name: "c", Required: true, Schema: &model.Schema{Kind: model.String}},
+	}}
+	if got := fmt.Sprint(requiredNames(s)); got != "[b c]" {
+		t.Errorf("hand-built: required %s", got)
 	}
 }
