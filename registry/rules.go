@@ -30,8 +30,8 @@ const (
 	RuleUniqueItems  = "BQ038"
 	// RuleUnicodeProperty: a pattern's Unicode property escape (docs/patterns.md).
 	RuleUnicodeProperty = "BQ039"
-	RuleYAML11       = "BQ040"
-	RuleEnumValue    = "BQ041"
+	RuleYAML11          = "BQ040"
+	RuleEnumValue       = "BQ041"
 )
 
 // Rule describes one rule of the catalogue.
