@@ -1,0 +1,277 @@
+package pii_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/pii"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+func load(t *testing.T, src string) *model.Registry {
+	t.Helper()
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || reg == nil || diags.HasErrors() {
+		t.Fatalf("registry does not load: %v\n%v", err, diags)
+	}
+	return reg
+}
+
+// summary renders an inventory compactly: paths (with categories), lost marks (reason,
+// cause owner, path from it, cause line), nested marks.
+func summary(inv *pii.Inventory) string {
+	var b strings.Builder
+	if !inv.Inlined {
+		b.WriteString("not inlined\n")
+	}
+	for _, p := range inv.Paths {
+		fmt.Fprintf(&b, "path %s", p.Path)
+		if p.Category != "" {
+			fmt.Fprintf(&b, " (%s)", p.Category)
+		}
+		fmt.Fprintf(&b, " @%d\n", p.Pos.Line)
+	}
+	for _, l := range inv.Lost {
+		fmt.Fprintf(&b, "lost %s: %s in %q at %q (cause line %d) %s @%d\n", l.Path, l.Cause.Reason, l.Cause.Owner, l.Cause.Path, l.Cause.At.Line, l.CauseRel, l.Pos.Line)
+	}
+	for _, n := range inv.Nested {
+		fmt.Fprintf(&b, "nested %s in %s (%q: %s)\n", n.Inner.Path, n.Outer.Path, n.Outer.Owner, n.InnerRel)
+	}
+	return b.String()
+}
+
+func TestExampleRegistry(t *testing.T) {
+	t.Parallel()
+	reg, diags, err := registry.Load(context.Background(), "../../examples/registry.yaml")
+	if err != nil || reg == nil || len(diags) > 0 {
+		t.Fatalf("%v %v", err, diags)
+	}
+	want := map[string][]string{
+		"urn:babel:orders:created.v2": {"billing.line1", "billing.line2", "billing.postal_code (postal)", "customer.email (contact)",
+			"shipping.line1", "shipping.line2", "shipping.postal_code (postal)"},
+		"urn:babel:orders:ship":                      {"address.line1", "address.line2", "address.postal_code (postal)"},
+		"urn:babel:billing:payment.captured":         {"card_last4 (payment)"},
+		"urn:babel:notifications:email.welcome.send": {"customer.email (contact)"},
+	}
+	for _, m := range reg.Messages {
+		inv := pii.Of(reg, m)
+		var got []string
+		for _, p := range inv.Paths {
+			s := p.Path
+			if p.Category != "" {
+				s += " (" + p.Category + ")"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, ", ") != strings.Join(want[m.URN], ", ") || len(inv.Lost) > 0 || len(inv.Nested) > 0 || !inv.Inlined {
+			t.Errorf("%s:\n%s", m.URN, summary(inv))
+		}
+	}
+}
+
+func TestInventory(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"map values", `version: 1
+types:
+  Person:
+    type: object
+    properties:
+      email: {type: string, x-gdpr-sensitive: contact}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        tags: {type: map, values: {type: string, x-gdpr-sensitive: true}}
+        people: {type: map, values: {type: Person}}
+        marked: {type: map, x-gdpr-sensitive: true, values: {type: Person}}
+`, `path marked @13
+lost tags.*: map-value in "" at "tags" (cause line 11) tags.* @11
+lost people.*.email: map-value in "" at "people" (cause line 12) people.*.email @6
+`},
+		{"keys the path syntax cannot spell", `version: 1
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        "a.b": {type: string, x-gdpr-sensitive: true}
+        "x[]": {type: object, properties: {v: {type: string, x-gdpr-sensitive: true}}}
+        ok: {type: object, properties: {"c.d": {type: integer, x-gdpr-sensitive: true}}}
+`, `lost "a.b": key in "" at "\"a.b\"" (cause line 6) "a.b" @6
+lost "x[]".v: key in "" at "\"x[]\"" (cause line 7) "x[]".v @7
+lost ok."c.d": key in "" at "ok.\"c.d\"" (cause line 8) ok."c.d" @8
+`},
+		{"nested arrays", `version: 1
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        m:
+          type: array
+          items:
+            type: array
+            x-gdpr-sensitive: true
+            items: {type: string}
+        n:
+          type: array
+          items:
+            type: array
+            items: {type: object, properties: {v: {type: string, x-gdpr-sensitive: true}}}
+`, `path m[] @10
+lost n[][].v: nested-array in "" at "n[][]" (cause line 16) n[][].v @16
+`},
+		{"root mark", `version: 1
+messages:
+  urn:babel:t:happened:
+    data:
+      x-gdpr-sensitive: true
+      properties:
+        a: {type: string, x-gdpr-sensitive: true}
+`, `path a @7
+lost : root in "" at "" (cause line 5)  @5
+`},
+		{"recursion", `version: 1
+types:
+  Node:
+    type: object
+    properties:
+      name: {type: string, x-gdpr-sensitive: true}
+      children: {type: array, items: {type: Node}}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        root: {type: Node}
+`, `path root.children[].children[].name @6
+path root.children[].name @6
+path root.name @6
+lost root.children[].children[].children[].name: recursion in "Node" at "children[]" (cause line 7) children[].name @6
+`},
+		{"mutual recursion through an alias, marks on uses and types", `version: 1
+types:
+  A:
+    type: object
+    properties:
+      b: {type: B}
+      secret: {type: Secret}
+  B:
+    type: object
+    properties:
+      a: {type: A, x-gdpr-sensitive: ab}
+  Secret: {type: Code, x-gdpr-sensitive: outer}
+  Code: {type: string, x-gdpr-sensitive: inner}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        a: {type: A}
+`, `path a.b.a (ab) @11
+path a.b.a.b.a (ab) @11
+path a.b.a.b.a.b.a (ab) @11
+path a.b.a.b.a.secret (outer) @12
+path a.b.a.secret (outer) @12
+path a.secret (outer) @12
+nested a.b.a.b.a.secret in a.b.a ("B": a.b.a.secret)
+nested a.b.a.secret in a.b.a ("B": a.secret)
+`},
+		{"mutual recursion through an alias", `version: 1
+types:
+  A:
+    type: object
+    properties:
+      b: {type: B}
+      secret: {type: Secret}
+  B:
+    type: object
+    properties:
+      a: {type: A}
+      list: {type: array, items: {type: Secret}}
+  Secret: {type: Code}
+  Code: {type: string, x-gdpr-sensitive: inner}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        b: {type: B}
+`, `path b.a.b.a.b.a.secret (inner) @14
+path b.a.b.a.b.list[] (inner) @14
+path b.a.b.a.secret (inner) @14
+path b.a.b.list[] (inner) @14
+path b.a.secret (inner) @14
+path b.list[] (inner) @14
+lost b.a.b.a.b.a.b.a.secret: recursion in "A" at "b" (cause line 6) b.a.secret @14
+`},
+		{"nested marks", `version: 1
+types:
+  Customer:
+    type: object
+    properties:
+      email: {type: string, x-gdpr-sensitive: contact}
+      age: {type: integer, x-gdpr-sensitive: true}
+      tags: {type: array, items: {type: string, x-gdpr-sensitive: true}}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        customer: {type: Customer, x-gdpr-sensitive: true}
+        other: {type: Customer}
+        box: {type: object, x-gdpr-sensitive: true, properties: {m: {type: map, values: {type: string, x-gdpr-sensitive: true}}}}
+`, `path box @15
+path customer @13
+path customer.age @7
+path customer.email (contact) @6
+path customer.tags[] @8
+path other.age @7
+path other.email (contact) @6
+path other.tags[] @8
+nested customer.email in customer ("": customer.email)
+nested customer.tags[] in customer ("": customer.tags[])
+`},
+		{"too large", `version: 1
+types:
+  T0: {type: object, properties: {a: {type: T1}, b: {type: T1}, s: {type: string, x-gdpr-sensitive: true}}}
+  T1: {type: object, properties: {a: {type: T2}, b: {type: T2}}}
+  T2: {type: object, properties: {a: {type: T3}, b: {type: T3}}}
+  T3: {type: object, properties: {a: {type: T4}, b: {type: T4}}}
+  T4: {type: object, properties: {a: {type: T5}, b: {type: T5}}}
+  T5: {type: object, properties: {a: {type: T6}, b: {type: T6}}}
+  T6: {type: object, properties: {a: {type: T7}, b: {type: T7}}}
+  T7: {type: object, properties: {a: {type: T8}, b: {type: T8}}}
+  T8: {type: object, properties: {a: {type: T9}, b: {type: T9}}}
+  T9: {type: object, properties: {a: {type: T10}, b: {type: T10}}}
+  T10: {type: object, properties: {a: {type: T11}, b: {type: T11}}}
+  T11: {type: object, properties: {a: {type: T12}, b: {type: T12}}}
+  T12: {type: object, properties: {a: {type: T13}, b: {type: T13}}}
+  T13: {type: object, properties: {a: {type: T14}, b: {type: T14}}}
+  T14: {type: object, properties: {a: {type: T15}, b: {type: T15}}}
+  T15: {type: object, properties: {a: {type: T16}, b: {type: T16}}}
+  T16: {type: string, x-gdpr-sensitive: leaf}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        t: {type: T0, x-gdpr-sensitive: whole}
+        u: {type: T0}
+        v: {type: string, x-gdpr-sensitive: true}
+`, `not inlined
+path t (whole) @24
+path v @26
+lost u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a: too-large in "" at "u" (cause line 25) u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a @19
+lost u.s: too-large in "" at "u" (cause line 25) u.s @3
+`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			reg := load(t, c.yaml)
+			if got := summary(pii.Of(reg, reg.Messages[0])); got != c.want {
+				t.Errorf("got:\n%swant:\n%s", got, c.want)
+			}
+		})
+	}
+}
