@@ -43,13 +43,15 @@ func TestJSONSchemaCommand(t *testing.T) {
 		"orders.created.v2.data.schema.json",
 		"orders.created.v2.envelope.schema.json",
 		"draft7.orders.created.v2.data.schema.json",
+		"orders.created.v2.sdk.schema.json",
 	} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s not written: %v", name, err)
 		}
 	}
 	manifest, _ := os.ReadFile(filepath.Join(dir, "registry.json"))
-	if !strings.Contains(string(manifest), `"schema": "draft7.orders.created.data.schema.json"`) ||
+	if !strings.Contains(string(manifest), `"schema": "orders.created.sdk.schema.json"`) ||
+		!strings.Contains(string(manifest), `"x-babel-data-schema": "draft7.orders.created.data.schema.json"`) ||
 		!strings.Contains(string(manifest), `"status": "deprecated"`) {
 		t.Errorf("registry.json:\n%s", manifest)
 	}

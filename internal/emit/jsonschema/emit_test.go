@@ -88,10 +88,13 @@ func TestFileNames(t *testing.T) {
 		"draft7.other.ref-data.send.data.schema.json",
 		"fixture.closed.v2.data.schema.json",
 		"fixture.closed.v2.envelope.schema.json",
+		"fixture.closed.v2.sdk.schema.json",
 		"fixture.everything.happened.data.schema.json",
 		"fixture.everything.happened.envelope.schema.json",
+		"fixture.everything.happened.sdk.schema.json",
 		"other.ref-data.send.data.schema.json",
 		"other.ref-data.send.envelope.schema.json",
+		"other.ref-data.send.sdk.schema.json",
 		"registry.json",
 	}
 	if strings.Join(got20, " ") != strings.Join(want20, " ") {
