@@ -28,6 +28,8 @@ const (
 	RuleText         = "BQ036"
 	RuleSlowPattern  = "BQ037"
 	RuleUniqueItems  = "BQ038"
+	RulePIIReach     = "BQ048"
+	RulePIINested    = "BQ049"
 )
 
 // Rule describes one rule of the catalogue.
@@ -165,6 +167,16 @@ var rules = []Rule{
 		Title:  "uniqueItems over items that generated code cannot compare as JSON Schema does: open objects (keys it does not know are dropped) or numbers (compared as doubles, not as exact decimals)",
 		Source: "JSON Schema uniqueItems; BRIEF §8 (every validator must agree)",
 		Hint:   "drop uniqueItems and deduplicate in the consumer, close the item objects (additionalProperties: false), or use integers or strings instead of numbers"},
+	{ID: RulePIIReach, Severity: SeverityWarning,
+		Title:       `x-gdpr-sensitive value that no SDK path reaches (map values, a key with "." or a trailing "[]", an array in an array, the data block itself, a recursive type below the unroll depth): the SDKs' gdpr.Protect sends it in clear text`,
+		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
+		Hint:        "move the value where a path of dotted keys and [] reaches it, or mark the enclosing value (it is then protected as one value)",
+		Silenceable: true},
+	{ID: RulePIINested, Severity: SeverityWarning,
+		Title:       "x-gdpr-sensitive string inside a value that is marked too: the SDKs' gdpr.Unprotect decrypts the outer value, then fails on the clear inner one",
+		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
+		Hint:        "mark either the value or the fields inside it, not both: a marked object, array or map is protected as one value",
+		Silenceable: true},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

@@ -33,6 +33,11 @@
 // protected with it, as one ciphertext: it is never lost, and when the SDKs list it
 // too (both are reachable), it is a Nested mark, which the SDKs' Unprotect cannot
 // restore (it decrypts the outer value, then fails on the clear inner one).
+//
+// Paths that the SDKs cannot address are written in bqgen's path syntax, the one of
+// `bqgen docs`: keys joined with "." (a key that is empty or holds one of `.[]*"` is
+// written as a quoted Go string), "[]" for array items, "*" for map values
+// (`tags.*.email`, `"legacy.email"`).
 package pii
 
 import (
@@ -76,8 +81,9 @@ const (
 
 // Mark is one value the registry marks x-gdpr-sensitive.
 type Mark struct {
-	// Path is the value's path in the SDKs' syntax (`customer.email`, `lines[].sku`) for
-	// a reachable mark; for a lost one, the path in bqgen's syntax (BQPath).
+	// Path is the value's path from the data root in the SDKs' syntax
+	// (`customer.email`, `lines[].sku`) for a reachable mark; for a lost one, in bqgen's
+	// path syntax (`tags.*.email`).
 	Path string
 	// Category is the mark's category (`x-gdpr-sensitive: contact`), "" for `true`.
 	Category string
@@ -86,23 +92,28 @@ type Mark struct {
 	Pos model.Pos
 	// Owner is the named type whose schema holds the mark, "" for the message's own data.
 	Owner string
-	// Rel is the mark's path from the root of Owner (bqgen's syntax, BQPath).
+	// Rel is the mark's path from the root of Owner (bqgen's path syntax).
 	Rel string
 }
 
 // Cause is where and why the SDKs stop following a path.
 type Cause struct {
 	Reason Reason
-	// At is the position of the construct: the map schema, the property key, the inner
-	// array's items, the recursive use of a named type, the data block's mark, the URN.
+	// At is the position of the construct: the map's `values`, the property key, the
+	// inner array's items, the recursive use of a named type, the data block's mark, the
+	// message (TooLarge: one cause per URN; Path is then the use's path from the root).
 	At model.Pos
 	// Owner is the named type whose schema holds the construct ("" for the message's
-	// own data) and Path its path from Owner's root (bqgen's syntax, BQPath).
+	// own data) and Path its path from Owner's root (bqgen's path syntax).
 	Owner, Path string
-	// Type is the named type not inlined, for Recursion and TooLarge.
+	// Type is the named type not inlined, for Recursion.
 	Type string
-	// bq is the construct's path from the data root.
-	bq string
+	// Key is the property's key, for Key.
+	Key string
+	// at and frame: the construct's path length and the length where Owner's schema
+	// starts (0: the data root), on the walker's path; Path is rendered from them when a
+	// Lost is filed.
+	at, frame int
 }
 
 // Lost is a mark the SDKs cannot reach: it is not in Inventory.Paths, and the SDKs'
@@ -161,18 +172,100 @@ func Named(reg *model.Registry, s *model.Schema) *model.NamedType {
 // Of returns the PII inventory of m. reg resolves named types when the model carries no
 // links (model.Schema.Named); it may be nil otherwise.
 func Of(reg *model.Registry, m *model.Message) *Inventory {
-	inv := &Inventory{URN: m.URN, Inlined: Inlinable(reg, m)}
-	w := &walker{reg: reg, inv: inv, counts: map[*model.NamedType]int{}, cuts: map[cutKey]bool{}, lost: map[lostKey]bool{}}
-	w.walk(m.Data, state{root: true})
-	sort.Slice(inv.Paths, func(i, j int) bool { return inv.Paths[i].Path < inv.Paths[j].Path })
-	return inv
+	return (&walker{reg: reg, paths: true}).run(m)
+}
+
+// run computes the inventory of m; w's scratch state is reused across runs.
+func (w *walker) run(m *model.Message) *Inventory {
+	w.msg = m
+	w.inv = &Inventory{URN: m.URN, Inlined: w.inlinable(m)}
+	clear(w.counts)
+	clear(w.cuts)
+	clear(w.lost)
+	w.path, w.entered = w.path[:0], w.entered[:0]
+	w.walk(m.Data, state{})
+	if w.paths {
+		sort.Slice(w.inv.Paths, func(i, j int) bool { return w.inv.Paths[i].Path < w.inv.Paths[j].Path })
+	}
+	return w.inv
+}
+
+// Index knows which named types of a registry hold an x-gdpr-sensitive mark, in their
+// own schema or through the types they use, so that Marked can tell without a walk
+// whether a message has any PII at all.
+type Index struct {
+	reg    *model.Registry
+	marked map[*model.NamedType]bool
+	w      *walker // Problems' scratch
+}
+
+// NewIndex indexes the named types of reg.
+func NewIndex(reg *model.Registry) *Index {
+	ix := &Index{reg: reg, marked: map[*model.NamedType]bool{}}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range reg.Types {
+			if !ix.marked[t] && ix.holds(t.Schema) {
+				ix.marked[t] = true
+				changed = true
+			}
+		}
+	}
+	return ix
+}
+
+// holds reports whether s, or a schema below it, is marked or uses a type marked so far.
+func (ix *Index) holds(s *model.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.GDPR != "" {
+		return true
+	}
+	if s.Kind == model.Ref {
+		nt := Named(ix.reg, s)
+		return nt != nil && ix.marked[nt]
+	}
+	for _, p := range s.Properties {
+		if ix.holds(p.Schema) {
+			return true
+		}
+	}
+	return ix.holds(s.Items) || ix.holds(s.Values)
+}
+
+// Marked reports whether the data of m holds an x-gdpr-sensitive mark anywhere (its
+// named types included). When it does not, Of(reg, m) has no paths, nothing lost and
+// nothing nested.
+func (ix *Index) Marked(m *model.Message) bool { return ix.holds(m.Data) }
+
+// Problems returns the inventory of m without its Paths: what BQ048 and BQ049 report
+// (Lost, Nested, Inlined), nil when m holds no mark. It reuses scratch memory across
+// calls, so an Index must not be used by several goroutines at once.
+func (ix *Index) Problems(m *model.Message) *Inventory {
+	if !ix.Marked(m) {
+		return nil
+	}
+	if ix.w == nil {
+		ix.w = &walker{reg: ix.reg}
+	}
+	return ix.w.run(m)
 }
 
 // Inlinable reports whether the manifest profile inlines the named types of m: its data
 // schema with every named type inlined (recursion unrolled UnrollDepth times) has at
 // most MaxNodes schema nodes and nests at most MaxNesting deep.
 func Inlinable(reg *model.Registry, m *model.Message) bool {
-	c := &counter{reg: reg, counts: map[*model.NamedType]int{}}
+	return (&walker{reg: reg}).inlinable(m)
+}
+
+func (w *walker) inlinable(m *model.Message) bool {
+	if w.counter.counts == nil {
+		w.counter.counts = map[*model.NamedType]int{}
+	}
+	c := &w.counter
+	c.reg, c.nodes, c.deep = w.reg, 0, 0
+	clear(c.counts)
 	c.count(m.Data, 1)
 	return c.nodes <= MaxNodes && c.deep <= MaxNesting
 }
@@ -208,35 +301,100 @@ func (c *counter) count(s *model.Schema, depth int) {
 	c.count(s.Values, depth+1)
 }
 
-// state is the walk's position.
+// step is one step of a path from the data root: a key, array items or map values.
+type step struct {
+	key  string
+	kind byte // 'k' key, 'i' items, 'v' map values
+}
+
+// sdk renders the path of the first n steps in the SDKs' syntax.
+func (w *walker) sdk(n int) string {
+	var b strings.Builder
+	for i, x := range w.path[:n] {
+		switch {
+		case x.kind == 'i':
+			b.WriteString("[]")
+		case i > 0:
+			b.WriteByte('.')
+			fallthrough
+		default:
+			b.WriteString(x.key)
+		}
+	}
+	return b.String()
+}
+
+// rel renders, in bqgen's path syntax, steps from to n of the path.
+func (w *walker) rel(from, n int) string {
+	var b strings.Builder
+	for i, x := range w.path[from:n] {
+		if x.kind == 'i' {
+			b.WriteString("[]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if x.kind == 'v' {
+			b.WriteByte('*')
+		} else {
+			b.WriteString(seg(x.key))
+		}
+	}
+	return b.String()
+}
+
+// state is the walk's position. Positions on the path are lengths of walker.path.
 type state struct {
-	sdk     string // SDK path (meaningful while lost is nil)
-	bq      string // bqgen path from the data root
-	root    bool   // the data root itself
-	inItems bool   // this schema is array items
-	// owner and rel: the named type (or "" for the message) whose schema holds this
-	// position, and its path from there.
-	owner, rel string
-	// lost is the first cause above (or at) this position that hides it from the SDKs.
-	lost *Cause
-	// cover is the outermost reachable mark above (or at) this position.
-	cover *Mark
+	at      int  // this position's path length (0: the data root)
+	inItems bool // this schema is array items
+	// owner and frame: the named type (or "" for the message) whose schema holds this
+	// position, and the path length where its schema starts.
+	owner string
+	frame int
+	// lost is the first cause above (or at) this position that hides it from the SDKs,
+	// when hidden is true.
+	lost   Cause
+	hidden bool
+	// cover is the outermost reachable mark above (or at) this position, when covered
+	// is true.
+	cover   mark
+	covered bool
 	// beyond: below a Recursion or TooLarge cut, where each named type is followed once
 	// (walker.seen), to find the marks the cut hides.
 	beyond bool
 }
 
+// mark is a mark found at a position, before it is filed.
+type mark struct {
+	gdpr      string
+	pos       model.Pos
+	owner     string
+	frame, at int
+}
+
+func (k *mark) public(w *walker, path string) Mark {
+	return Mark{Path: path, Category: category(k.gdpr), Pos: k.pos, Owner: k.owner, Rel: w.rel(k.frame, k.at)}
+}
+
 type walker struct {
-	reg    *model.Registry
-	inv    *Inventory
+	reg   *model.Registry
+	paths bool // file Inventory.Paths (Of); Problems does not
+	msg   *model.Message
+	inv   *Inventory
+	path  []step // the current path from the data root
+	// entered are the named types counted on the current path, to uncount on return.
+	entered []*model.NamedType
+	// counts are the inlinings of each named type on the current path; seen the named
+	// types followed below the current cut (each once).
 	counts map[*model.NamedType]int
-	// seen are the named types followed below the current cut: each once.
-	seen map[*model.NamedType]bool
+	seen   map[*model.NamedType]bool
 	// cuts are the (cause, type) pairs already walked below a cut, and lost the Lost
 	// entries already filed (by cause, mark and path from the cause): a recursive type
 	// is cut at many positions, each hiding the same marks.
-	cuts map[cutKey]bool
-	lost map[lostKey]bool
+	cuts    map[cutKey]bool
+	lost    map[lostKey]bool
+	counter counter
 }
 
 type cutKey struct {
@@ -259,13 +417,6 @@ func seg(name string) string {
 	return name
 }
 
-func join(path, part string) string {
-	if path == "" {
-		return part
-	}
-	return path + "." + part
-}
-
 func markPos(s *model.Schema) model.Pos {
 	if p, ok := s.KeyPos("x-gdpr-sensitive"); ok {
 		return p
@@ -282,23 +433,18 @@ func category(gdpr string) string {
 
 // walk visits the value whose schema, as written at this position, is use.
 func (w *walker) walk(use *model.Schema, st state) {
-	if use == nil || st.lost != nil && st.cover != nil {
+	if use == nil || st.hidden && st.covered {
 		return // nothing below is filed: it is protected with the cover
 	}
 	// Follow the chain of named types (an alias may name another alias), inlining each
 	// unless it is cut here. The position's mark is the first one along the chain.
-	var entered []*model.NamedType // counted: uncounted on return
-	defer func() {
-		for _, nt := range entered {
-			w.counts[nt]--
-		}
-	}()
-	var mark *Mark
+	defer w.uncount(len(w.entered))
+	var mk mark
 	var cut *model.NamedType
 	cur := use
 	for {
-		if mark == nil && cur.GDPR != "" {
-			mark = &Mark{Category: category(cur.GDPR), Pos: markPos(cur), Owner: st.owner, Rel: st.rel}
+		if mk.gdpr == "" && cur.GDPR != "" {
+			mk = mark{gdpr: cur.GDPR, pos: markPos(cur), owner: st.owner, frame: st.frame, at: st.at}
 		}
 		if cur.Kind != model.Ref {
 			break
@@ -308,72 +454,96 @@ func (w *walker) walk(use *model.Schema, st state) {
 		case nt == nil || nt.Schema == nil:
 			return // an unknown type: the registry reports it (BQ033)
 		case st.beyond && w.seen[nt]:
-			w.record(mark, use, &st)
+			w.record(mk, use, &st)
 			return // already followed below this cut
 		case st.beyond:
 			w.seen[nt] = true
 		case !w.inv.Inlined || w.counts[nt] >= UnrollDepth:
 			cut = nt
 		default:
+			if w.counts == nil {
+				w.counts = map[*model.NamedType]int{}
+			}
 			w.counts[nt]++
-			entered = append(entered, nt)
+			w.entered = append(w.entered, nt)
 		}
 		if cut != nil {
 			break
 		}
-		st.owner, st.rel = nt.Name, ""
+		st.owner, st.frame = nt.Name, st.at
 		cur = nt.Schema
 	}
-	w.record(mark, use, &st)
+	w.record(mk, use, &st)
 	if cut == nil {
 		w.children(cur, st)
 		return
 	}
-	reason := Recursion
+	c := Cause{Reason: Recursion, At: cur.Pos, Owner: st.owner, Type: cut.Name, at: st.at, frame: st.frame}
 	if !w.inv.Inlined {
-		reason = TooLarge
+		c = Cause{Reason: TooLarge, At: w.msg.Pos, at: st.at}
 	}
-	hide(&st, Cause{Reason: reason, At: cur.Pos, Owner: st.owner, Path: st.rel, Type: cut.Name, bq: st.bq})
-	if st.cover != nil || w.cuts[cutKey{st.lost.At, cut}] {
+	hide(&st, c)
+	if st.covered || w.cuts[cutKey{st.lost.At, cut}] {
 		return // protected with the cover, or its marks are filed already
+	}
+	if w.cuts == nil {
+		w.cuts = map[cutKey]bool{}
 	}
 	w.cuts[cutKey{st.lost.At, cut}] = true
 	w.seen = map[*model.NamedType]bool{cut: true}
 	st.beyond = true
-	st.owner, st.rel = cut.Name, ""
+	st.owner, st.frame = cut.Name, st.at
 	w.walk(cut.Schema, st)
 }
 
-// record files the mark of the current position (nil: none), whose schema as written
-// is use, and makes it the cover of the positions below.
-func (w *walker) record(mark *Mark, use *model.Schema, st *state) {
-	if mark == nil {
+// uncount undoes the counts of the named types entered since len(w.entered) was n.
+func (w *walker) uncount(n int) {
+	for _, nt := range w.entered[n:] {
+		w.counts[nt]--
+	}
+	w.entered = w.entered[:n]
+}
+
+// record files the mark of the current position (gdpr "": none), whose schema as
+// written is use, and makes it the cover of the positions below.
+func (w *walker) record(mk mark, use *model.Schema, st *state) {
+	if mk.gdpr == "" {
 		return
 	}
 	switch {
-	case st.root:
+	case st.at == 0:
 		// The data block's own mark: the SDKs skip the empty path.
-		mark.Path = st.bq
-		w.inv.Lost = append(w.inv.Lost, Lost{Mark: *mark, Cause: Cause{Reason: Root, At: mark.Pos}})
-	case st.lost != nil && st.cover != nil:
+		w.inv.Lost = append(w.inv.Lost, Lost{Mark: mk.public(w, ""), Cause: Cause{Reason: Root, At: mk.pos}})
+	case st.hidden && st.covered:
 		// Inside a protected value, where the SDKs do not look: protected with it.
-	case st.lost != nil:
-		mark.Path = st.bq
-		l := Lost{Mark: *mark, Cause: *st.lost, CauseRel: st.lost.Path + st.bq[len(st.lost.bq):]}
-		if k := (lostKey{l.Cause.At, l.Pos, l.Cause.Reason, l.CauseRel}); !w.lost[k] {
+	case st.hidden:
+		c := st.lost
+		if c.Reason == TooLarge {
+			c.Path = w.rel(0, c.at) // the use, from the data root
+		} else {
+			c.Path = w.rel(c.frame, c.at)
+		}
+		l := Lost{Mark: mk.public(w, w.rel(0, st.at)), Cause: c, CauseRel: w.rel(c.frame, st.at)}
+		if k := (lostKey{c.At, l.Pos, c.Reason, l.CauseRel}); !w.lost[k] {
+			if w.lost == nil {
+				w.lost = map[lostKey]bool{}
+			}
 			w.lost[k] = true
 			w.inv.Lost = append(w.inv.Lost, l)
 		}
-	case st.cover != nil:
-		mark.Path = st.sdk
-		w.inv.Paths = append(w.inv.Paths, *mark)
+	case st.covered:
+		if w.paths {
+			w.inv.Paths = append(w.inv.Paths, mk.public(w, w.sdk(st.at)))
+		}
 		if stringValued(w.reg, use) {
-			w.inv.Nested = append(w.inv.Nested, Nested{Outer: *st.cover, Inner: *mark, InnerRel: st.cover.Rel + st.sdk[len(st.cover.Path):]})
+			o := &st.cover
+			w.inv.Nested = append(w.inv.Nested, Nested{Outer: o.public(w, w.sdk(o.at)), Inner: mk.public(w, w.sdk(st.at)), InnerRel: w.rel(o.frame, st.at)})
 		}
 	default:
-		mark.Path = st.sdk
-		w.inv.Paths = append(w.inv.Paths, *mark)
-		st.cover = mark
+		if w.paths {
+			w.inv.Paths = append(w.inv.Paths, mk.public(w, w.sdk(st.at)))
+		}
+		st.cover, st.covered = mk, true
 	}
 }
 
@@ -405,25 +575,28 @@ func stringValued(reg *model.Registry, s *model.Schema) bool {
 // hide makes the positions below unreachable for cause c, unless an earlier cause
 // already does.
 func hide(st *state, c Cause) {
-	if st.lost == nil {
-		st.lost = &c
+	if !st.hidden {
+		st.lost, st.hidden = c, true
 	}
+}
+
+// push sets the path after position at to one more step and returns its length.
+func (w *walker) push(at int, x step) int {
+	w.path = append(w.path[:at], x)
+	return at + 1
 }
 
 // children walks the properties, items and map values of a resolved schema.
 func (w *walker) children(s *model.Schema, st state) {
-	top := st.root
-	st.root = false
+	top := st.at == 0
 	switch s.Kind {
 	case model.Object:
 		for _, p := range s.Properties {
 			c := st
 			c.inItems = false
-			c.sdk = join(st.sdk, p.Name)
-			c.bq = join(st.bq, seg(p.Name))
-			c.rel = join(st.rel, seg(p.Name))
-			if BadKey(p.Name, top) {
-				hide(&c, Cause{Reason: Key, At: p.Pos, Owner: st.owner, Path: c.rel, bq: c.bq})
+			c.at = w.push(st.at, step{key: p.Name, kind: 'k'})
+			if !c.hidden && BadKey(p.Name, top) {
+				hide(&c, Cause{Reason: Key, At: p.Pos, Owner: st.owner, Key: p.Name, at: c.at, frame: st.frame})
 			}
 			w.walk(p.Schema, c)
 		}
@@ -433,11 +606,9 @@ func (w *walker) children(s *model.Schema, st state) {
 		}
 		c := st
 		c.inItems = true
-		c.sdk = st.sdk + "[]"
-		c.bq = st.bq + "[]"
-		c.rel = st.rel + "[]"
-		if st.inItems {
-			hide(&c, Cause{Reason: NestedArray, At: itemsPos(s), Owner: st.owner, Path: c.rel, bq: c.bq})
+		c.at = w.push(st.at, step{kind: 'i'})
+		if !c.hidden && st.inItems {
+			hide(&c, Cause{Reason: NestedArray, At: itemsPos(s), Owner: st.owner, at: c.at, frame: st.frame})
 		}
 		w.walk(s.Items, c)
 	case model.Map:
@@ -446,9 +617,10 @@ func (w *walker) children(s *model.Schema, st state) {
 		}
 		c := st
 		c.inItems = false
-		c.bq = join(st.bq, "*")
-		c.rel = join(st.rel, "*")
-		hide(&c, Cause{Reason: MapValue, At: keyPos(s, "values"), Owner: st.owner, Path: st.rel, bq: st.bq})
+		c.at = w.push(st.at, step{kind: 'v'})
+		if !c.hidden {
+			hide(&c, Cause{Reason: MapValue, At: keyPos(s, "values"), Owner: st.owner, at: st.at, frame: st.frame})
+		}
 		w.walk(s.Values, c)
 	}
 }

@@ -261,8 +261,8 @@ messages:
 `, `not inlined
 path t (whole) @24
 path v @26
-lost u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a: too-large in "" at "u" (cause line 25) u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a @19
-lost u.s: too-large in "" at "u" (cause line 25) u.s @3
+lost u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a: too-large in "" at "u" (cause line 21) u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a @19
+lost u.s: too-large in "" at "u" (cause line 21) u.s @3
 `},
 	}
 	for _, c := range cases {
@@ -273,5 +273,31 @@ lost u.s: too-large in "" at "u" (cause line 25) u.s @3
 				t.Errorf("got:\n%swant:\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+func TestIndexMarked(t *testing.T) {
+	t.Parallel()
+	reg := load(t, `version: 1
+types:
+  Plain: {type: object, properties: {a: {type: string}}}
+  Deep: {type: object, properties: {p: {type: Plain}, s: {type: Secret}}}
+  Secret: {type: string, x-gdpr-sensitive: true}
+  Loop: {type: object, properties: {next: {type: Loop}, m: {type: map, values: {type: Deep}}}}
+messages:
+  urn:babel:t:plain:
+    data: {properties: {p: {type: Plain}, n: {type: integer}}}
+  urn:babel:t:deep:
+    data: {properties: {l: {type: array, items: {type: Loop}}}}
+  urn:babel:t:inline:
+    data: {properties: {o: {type: object, properties: {e: {type: string, x-gdpr-sensitive: contact}}}}}
+`)
+	ix := pii.NewIndex(reg)
+	for _, m := range reg.Messages {
+		marked := pii.Of(reg, m)
+		has := len(marked.Paths)+len(marked.Lost)+len(marked.Nested) > 0
+		if got := ix.Marked(m); got != has || got != (m.URN != "urn:babel:t:plain") {
+			t.Errorf("%s: Marked %v, inventory %s", m.URN, got, summary(marked))
+		}
 	}
 }
