@@ -22,7 +22,7 @@ func checkPII(l *loader) {
 		if inv == nil {
 			continue
 		}
-		l.reportLost(m, inv.Lost)
+		l.reportLost(m, inv.Lost, ix.OverBudget(m), ix.Budget())
 		l.reportNested(m, inv.Nested)
 	}
 	l.curLint = nil
@@ -44,16 +44,25 @@ func ownerName(m *model.Message, owner string) string {
 	return fmt.Sprintf("type %q", owner)
 }
 
-// fieldList renders paths as `field a` or `fields a, b and c` (at most five named).
+// fieldList renders paths as `field a` or `fields a, b and c`.
 func fieldList(what string, paths []string) string {
+	if len(paths) == 1 {
+		return what + " " + paths[0]
+	}
+	return what + "s " + listOf(paths)
+}
+
+// listOf renders paths as `a`, `a and b`, `a, b and c` (at most five named, then
+// "and N more").
+func listOf(paths []string) string {
 	const most = 5
 	switch n := len(paths); {
 	case n == 1:
-		return what + " " + paths[0]
+		return paths[0]
 	case n <= most:
-		return what + "s " + strings.Join(paths[:n-1], ", ") + " and " + paths[n-1]
+		return strings.Join(paths[:n-1], ", ") + " and " + paths[n-1]
 	default:
-		return fmt.Sprintf("%ss %s and %d more", what, strings.Join(paths[:most], ", "), n-most)
+		return fmt.Sprintf("%s and %d more", strings.Join(paths[:most], ", "), n-most)
 	}
 }
 
@@ -87,7 +96,7 @@ type causeKey struct {
 	reason pii.Reason
 }
 
-func (l *loader) reportLost(m *model.Message, lost []pii.Lost) {
+func (l *loader) reportLost(m *model.Message, lost []pii.Lost, overBudget bool, budget int) {
 	g := newPathGroup[causeKey, pii.Cause]()
 	for _, x := range lost {
 		g.add(causeKey{x.Cause.At, x.Cause.Reason}, x.Cause, x.CauseRel)
@@ -121,8 +130,12 @@ func (l *loader) reportLost(m *model.Message, lost []pii.Lost) {
 				in, c.Type, c.Path, pii.UnrollDepth, fields, is, it)
 			hint = "keep personal data out of recursive types, or mark the recursive field itself (the SDKs then protect the whole subtree as one value)"
 		case pii.TooLarge:
-			msg = fmt.Sprintf("with its named types inlined, the SDK schema of message %q would hold more than %d schema nodes or nest deeper than %d, so it keeps $ref, which the SDKs do not follow: %s inside named types %s not reached, and the SDKs' gdpr.Protect sends %s in clear text",
-				m.URN, pii.MaxNodes, pii.MaxNesting, fields, is, it)
+			why := fmt.Sprintf("with its named types inlined, the SDK schema of message %q would hold more than %d schema nodes or nest deeper than %d", m.URN, pii.MaxNodes, pii.MaxNesting)
+			if overBudget {
+				why = fmt.Sprintf("with their named types inlined, the SDK schemas of the messages up to %q would hold more than %d schema nodes together (the registry's budget: %d times its own schema nodes, at least %d)", m.URN, budget, pii.BudgetFactor, pii.MinBudget)
+			}
+			msg = fmt.Sprintf("%s, so it keeps $ref, which the SDKs do not follow: the x-gdpr-sensitive fields inside the named types at %s are not reached, and the SDKs' gdpr.Protect sends them in clear text",
+				why, listOf(paths))
 			hint = "use fewer or smaller named types in this message (a type used twice at each of many levels doubles the schema at each level), or mark the fields that use them"
 		}
 		l.curLint = ownerLint(m, c.Owner)

@@ -167,6 +167,7 @@ func Build(reg *model.Registry, opts Options) *Catalog {
 	}
 	usedBy := map[string][]*Link{}
 	byCtx := map[string]*Context{}
+	ix := pii.NewIndex(reg)
 	for _, m := range reg.Messages {
 		ctx := m.Context()
 		cx := byCtx[ctx]
@@ -200,7 +201,7 @@ func Build(reg *model.Registry, opts Options) *Catalog {
 			for _, name := range namedUses(m.Data) {
 				usedBy[name] = append(usedBy[name], link(m.URN))
 			}
-			msg.PII, msg.PIILost = piiCells(reg, m)
+			msg.PII, msg.PIILost = piiCells(ix, m)
 		}
 		cx.Messages = append(cx.Messages, msg)
 	}
@@ -523,8 +524,8 @@ var piiReasons = map[pii.Reason]string{
 
 // piiCells renders the PII inventory of m: the protected paths, and the unreachable
 // marks with their reason.
-func piiCells(reg *model.Registry, m *model.Message) (paths, lost []string) {
-	inv := pii.Of(reg, m)
+func piiCells(ix *pii.Index, m *model.Message) (paths, lost []string) {
+	inv := ix.Of(m)
 	for _, p := range inv.Paths {
 		paths = append(paths, mdtext.CellCode(p.Path)+categoryCell(p.Category))
 	}

@@ -55,8 +55,9 @@ func categoryOrNull(c string) *string {
 // piiInventory lists every URN of reg, sorted, with its pii.Inventory.
 func piiInventory(reg *model.Registry) []piiURN {
 	out := []piiURN{}
+	ix := pii.NewIndex(reg)
 	for _, m := range reg.Messages {
-		inv := pii.Of(reg, m)
+		inv := ix.Of(m)
 		u := piiURN{URN: m.URN, File: m.Pos.File, Line: m.Pos.Line, Column: m.Pos.Column, Paths: []piiPath{}, Unreachable: []piiLost{}}
 		for _, p := range inv.Paths {
 			u.Paths = append(u.Paths, piiPath{p.Path, categoryOrNull(p.Category), p.Pos.File, p.Pos.Line, p.Pos.Column})

@@ -20,8 +20,9 @@ func BenchmarkOf(b *testing.B) {
 	b.Run("impl=of", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
+			ix := pii.NewIndex(reg)
 			for _, m := range reg.Messages {
-				pii.Of(reg, m)
+				ix.Of(m)
 			}
 		}
 	})

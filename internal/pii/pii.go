@@ -26,8 +26,9 @@
 //   - Recursion: a recursive named type is inlined UnrollDepth times along a path (the
 //     SDKs follow no `$ref`); its marks below that depth are not reached;
 //   - TooLarge: a URN whose schema with every named type inlined would exceed MaxNodes
-//     schema nodes or nest deeper than MaxNesting keeps `$ref` in its manifest schema,
-//     so no mark inside a named type is reached.
+//     schema nodes or nest deeper than MaxNesting, or take the registry past its Budget,
+//     keeps `$ref` in its manifest schema, so no mark inside a named type is reached
+//     (one Lost per use of a named type that holds marks, at the type's position).
 //
 // A mark inside a value that is itself marked (a marked object, array or map) is
 // protected with it, as one ciphertext: it is never lost, and when the SDKs list it
@@ -57,8 +58,10 @@ const UnrollDepth = 3
 // MaxNodes bounds the manifest schema of one URN: the number of schema nodes (a
 // model.Schema each, properties, items and map values included) of its data schema
 // with every named type inlined (recursion unrolled UnrollDepth times). Beyond it, the
-// manifest schema keeps `$ref` (Reason TooLarge).
-const MaxNodes = 100_000
+// manifest schema keeps `$ref` (Reason TooLarge). It bounds what inlining can add to
+// `bqgen jsonschema`'s output (and to Of's work) per URN: named types that use a type
+// twice, level after level, double the inlined schema at each level.
+const MaxNodes = 10_000
 
 // MaxNesting bounds the nesting of schema nodes along one path of the inlined schema,
 // the data root being 1. Beyond it, the manifest schema keeps `$ref` (Reason
@@ -139,10 +142,10 @@ type Inventory struct {
 	// exactly the paths the SDKs' SensitivePaths find in the manifest schema, and the
 	// values their Protect encrypts.
 	Paths []Mark
-	// Lost are the marks no SDK path reaches, in walk order (source order, depth first),
-	// each once per cause and path from the cause; below a Recursion or TooLarge cut,
-	// where the schema is infinite or too large, each mark once per cause, with the
-	// first path that reaches it.
+	// Lost are the marks no SDK path reaches, in walk order (source order, depth first):
+	// each mark once per cause, with the first path from the cause that reaches it
+	// (below a cause, each named type is followed once); for TooLarge, one entry per
+	// use of a named type that holds marks (Path the use's path, Pos the type's).
 	Lost []Lost
 	// Nested are the reachable marks inside reachable marked values, in walk order.
 	Nested []Nested
@@ -170,38 +173,52 @@ func Named(reg *model.Registry, s *model.Schema) *model.NamedType {
 }
 
 // Of returns the PII inventory of m. reg resolves named types when the model carries no
-// links (model.Schema.Named); it may be nil otherwise.
+// links (model.Schema.Named); it may be nil otherwise. For many URNs of one registry,
+// use an Index.
 func Of(reg *model.Registry, m *model.Message) *Inventory {
-	return (&walker{reg: reg, paths: true}).run(m)
+	return NewIndex(reg).Of(m)
 }
 
-// run computes the inventory of m; w's scratch state is reused across runs.
-func (w *walker) run(m *model.Message) *Inventory {
-	w.msg = m
-	w.inv = &Inventory{URN: m.URN, Inlined: w.inlinable(m)}
-	clear(w.counts)
-	clear(w.cuts)
-	clear(w.lost)
-	w.path, w.entered = w.path[:0], w.entered[:0]
-	w.walk(m.Data, state{})
-	if w.paths {
-		sort.Slice(w.inv.Paths, func(i, j int) bool { return w.inv.Paths[i].Path < w.inv.Paths[j].Path })
-	}
-	return w.inv
-}
-
-// Index knows which named types of a registry hold an x-gdpr-sensitive mark, in their
-// own schema or through the types they use, so that Marked can tell without a walk
-// whether a message has any PII at all.
+// Index holds what the inventories of a registry's URNs share: which named types hold an
+// x-gdpr-sensitive mark (in their own schema or through the types they use), which lie
+// on a cycle, the inlined size of the others, and, for Problems, the named types already
+// walked. With it, the work of Problems over all URNs is linear in the registry, and
+// Of's is bounded by MaxNodes per URN. An Index must not be used by several goroutines
+// at once.
 type Index struct {
 	reg    *model.Registry
 	marked map[*model.NamedType]bool
-	w      *walker // Problems' scratch
+	cyclic map[*model.NamedType]bool
+	// sizes memoizes the inlined size of each named type entered where no recursive
+	// type unrolls (plan); plans are the decisions for the registry's URNs.
+	sizes   map[*model.NamedType]size
+	plans   map[*model.Message]plan
+	budget  int
+	counter counter // plan's scratch
+	// done are the visits of named types that Problems need not repeat (walker.walk).
+	done map[doneKey]bool
+	w    *walker // scratch
 }
 
-// NewIndex indexes the named types of reg.
+type size struct{ nodes, deep int }
+
+// doneKey is a visit of a named type: the state of the walk that decides what it
+// files, when no recursive type is being unrolled above it.
+type doneKey struct {
+	nt               *model.NamedType
+	inItems, covered bool
+	cover            model.Pos
+	cause            model.Pos
+	reason           Reason
+}
+
+// NewIndex indexes the named types of reg (reg may be nil for a model without them).
 func NewIndex(reg *model.Registry) *Index {
-	ix := &Index{reg: reg, marked: map[*model.NamedType]bool{}}
+	ix := &Index{reg: reg, marked: map[*model.NamedType]bool{}, cyclic: map[*model.NamedType]bool{},
+		sizes: map[*model.NamedType]size{}, done: map[doneKey]bool{}}
+	if reg == nil {
+		return ix
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, t := range reg.Types {
@@ -211,7 +228,64 @@ func NewIndex(reg *model.Registry) *Index {
 			}
 		}
 	}
+	ix.findCycles()
 	return ix
+}
+
+// findCycles marks the named types that reach themselves (Tarjan's strongly connected
+// components over "uses").
+func (ix *Index) findCycles() {
+	index := map[*model.NamedType]int{}
+	low := map[*model.NamedType]int{}
+	on := map[*model.NamedType]bool{}
+	var stack []*model.NamedType
+	next := 0
+	var connect func(t *model.NamedType)
+	connect = func(t *model.NamedType) {
+		index[t], low[t] = next, next
+		next++
+		stack = append(stack, t)
+		on[t] = true
+		each(t.Schema, func(s *model.Schema) {
+			if s.Kind != model.Ref {
+				return
+			}
+			u := Named(ix.reg, s)
+			if u == nil {
+				return
+			}
+			if u == t {
+				ix.cyclic[t] = true
+			}
+			if _, seen := index[u]; !seen {
+				connect(u)
+				low[t] = min(low[t], low[u])
+			} else if on[u] {
+				low[t] = min(low[t], index[u])
+			}
+		})
+		if low[t] == index[t] {
+			n := len(stack)
+			k := n - 1
+			for stack[k] != t {
+				k--
+			}
+			if n-k > 1 {
+				for _, u := range stack[k:] {
+					ix.cyclic[u] = true
+				}
+			}
+			for _, u := range stack[k:] {
+				on[u] = false
+			}
+			stack = stack[:k]
+		}
+	}
+	for _, t := range ix.reg.Types {
+		if _, seen := index[t]; !seen {
+			connect(t)
+		}
+	}
 }
 
 // holds reports whether s, or a schema below it, is marked or uses a type marked so far.
@@ -239,41 +313,149 @@ func (ix *Index) holds(s *model.Schema) bool {
 // nothing nested.
 func (ix *Index) Marked(m *model.Message) bool { return ix.holds(m.Data) }
 
-// Problems returns the inventory of m without its Paths: what BQ048 and BQ049 report
-// (Lost, Nested, Inlined), nil when m holds no mark. It reuses scratch memory across
-// calls, so an Index must not be used by several goroutines at once.
+// Of returns the PII inventory of m.
+func (ix *Index) Of(m *model.Message) *Inventory {
+	return ix.walker(true).run(m)
+}
+
+// Problems returns what BQ048 and BQ049 report of m, nil when m holds no mark: the
+// inventory without Paths, whose Lost and Nested leave out what an earlier call filed
+// for the same named type in the same state (a Lost or Nested whose cause or outer mark
+// lies in a named type, reached again from this or another URN, gives the same
+// diagnostic). Each named type is walked once per state over the whole registry.
 func (ix *Index) Problems(m *model.Message) *Inventory {
 	if !ix.Marked(m) {
 		return nil
 	}
+	return ix.walker(false).run(m)
+}
+
+func (ix *Index) walker(paths bool) *walker {
 	if ix.w == nil {
-		ix.w = &walker{reg: ix.reg}
+		ix.w = &walker{ix: ix, reg: ix.reg, counts: map[*model.NamedType]int{}, cuts: map[cutKey]bool{}, lost: map[lostKey]bool{}}
 	}
-	return ix.w.run(m)
+	ix.w.paths = paths
+	return ix.w
 }
 
-// Inlinable reports whether the manifest profile inlines the named types of m: its data
+// run computes the inventory of m; w's scratch state is reused across runs.
+func (w *walker) run(m *model.Message) *Inventory {
+	w.msg = m
+	w.inv = &Inventory{URN: m.URN, Inlined: w.ix.Inlined(m)}
+	clear(w.counts)
+	clear(w.cuts)
+	clear(w.lost)
+	w.path, w.entered, w.unrolling = w.path[:0], w.entered[:0], 0
+	w.walk(m.Data, state{})
+	if w.paths {
+		sort.Slice(w.inv.Paths, func(i, j int) bool { return w.inv.Paths[i].Path < w.inv.Paths[j].Path })
+	}
+	return w.inv
+}
+
+// BudgetFactor and MinBudget set the registry-wide bound of the manifest profile: its schemas together
+// inline at most max(MinBudget, BudgetFactor × the registry's own schema nodes) schema
+// nodes. URNs are taken in URN order; one whose inlined schema would take the total
+// past the budget keeps `$ref` (Reason TooLarge). No realistic registry comes near it;
+// it keeps a registry of shared types used twice at each of many levels from writing
+// gigabytes.
+const (
+	BudgetFactor = 20
+	MinBudget    = 100_000
+)
+
+// plan is the manifest profile's decision for one URN.
+type plan struct {
+	nodes, deep int  // the inlined schema's size, until a limit was passed
+	inlined     bool // named types are inlined
+	overBudget  bool // within MaxNodes and MaxNesting, but past the registry's budget
+}
+
+// Inlined reports whether the manifest profile inlines the named types of m: its data
 // schema with every named type inlined (recursion unrolled UnrollDepth times) has at
-// most MaxNodes schema nodes and nests at most MaxNesting deep.
-func Inlinable(reg *model.Registry, m *model.Message) bool {
-	return (&walker{reg: reg}).inlinable(m)
+// most MaxNodes schema nodes, nests at most MaxNesting deep, and fits in the
+// registry's Budget after the URNs before it.
+func (ix *Index) Inlined(m *model.Message) bool { return ix.plan(m).inlined }
+
+// Budget returns the registry's budget of inlined schema nodes (see BudgetFactor).
+func (ix *Index) Budget() int {
+	ix.plan(&model.Message{})
+	return ix.budget
 }
 
-func (w *walker) inlinable(m *model.Message) bool {
-	if w.counter.counts == nil {
-		w.counter.counts = map[*model.NamedType]int{}
+// OverBudget reports whether m keeps `$ref` only because of the registry's Budget.
+func (ix *Index) OverBudget(m *model.Message) bool { return ix.plan(m).overBudget }
+
+func (ix *Index) plan(m *model.Message) plan {
+	if ix.plans == nil {
+		ix.plans = map[*model.Message]plan{}
+		if ix.reg != nil {
+			budget := MinBudget
+			own := 0
+			defer func() { ix.budget = budget }()
+			for _, x := range ix.reg.Messages {
+				own += ownNodes(x.Data)
+			}
+			for _, t := range ix.reg.Types {
+				own += ownNodes(t.Schema)
+			}
+			budget = max(budget, BudgetFactor*own)
+			total := 0
+			for _, x := range ix.reg.Messages {
+				p := ix.measure(x)
+				if p.inlined && total+p.nodes > budget {
+					p.inlined, p.overBudget = false, true
+				}
+				if p.inlined {
+					total += p.nodes
+				}
+				ix.plans[x] = p
+			}
+		}
 	}
-	c := &w.counter
-	c.reg, c.nodes, c.deep = w.reg, 0, 0
-	clear(c.counts)
-	c.count(m.Data, 1)
-	return c.nodes <= MaxNodes && c.deep <= MaxNesting
+	if p, ok := ix.plans[m]; ok {
+		return p
+	}
+	return ix.measure(m) // a message outside the registry: its own limits only
 }
 
-// counter measures the inlined schema for Inlinable; it stops once over a limit.
+// ownNodes counts the schema nodes of s, not following named types.
+func ownNodes(s *model.Schema) int {
+	n := 0
+	each(s, func(*model.Schema) { n++ })
+	return n
+}
+
+// each calls fn for s and every schema below it (properties, items, map values), not
+// following named types: model.Walk without the paths.
+func each(s *model.Schema, fn func(*model.Schema)) {
+	if s == nil {
+		return
+	}
+	fn(s)
+	for _, p := range s.Properties {
+		each(p.Schema, fn)
+	}
+	each(s.Items, fn)
+	each(s.Values, fn)
+}
+
+func (ix *Index) measure(m *model.Message) plan {
+	c := &ix.counter
+	if c.counts == nil {
+		c.ix, c.counts = ix, map[*model.NamedType]int{}
+	}
+	clear(c.counts)
+	c.unrolling, c.nodes, c.deep = 0, 0, 0
+	c.count(m.Data, 1)
+	return plan{nodes: c.nodes, deep: c.deep, inlined: c.nodes <= MaxNodes && c.deep <= MaxNesting}
+}
+
+// counter measures the inlined schema for plan; it stops once over a limit.
 type counter struct {
-	reg         *model.Registry
+	ix          *Index
 	counts      map[*model.NamedType]int
+	unrolling   int // counted types on the path that lie on a cycle
 	nodes, deep int
 }
 
@@ -282,14 +464,37 @@ func (c *counter) count(s *model.Schema, depth int) {
 		return
 	}
 	if s.Kind == model.Ref {
-		nt := Named(c.reg, s)
+		nt := Named(c.ix.reg, s)
 		if nt == nil || c.counts[nt] >= UnrollDepth {
 			c.nodes++ // written as {}
 			return
 		}
+		// Where no recursive type unrolls above, every type of nt's closure has a count
+		// of 0 (one counted above would lie on a cycle with it), so the inlined schema
+		// does not depend on the path: it is counted once.
+		memo := c.unrolling == 0
+		if z, ok := c.ix.sizes[nt]; ok && memo {
+			c.nodes += z.nodes
+			c.deep = max(c.deep, depth-1+z.deep)
+			return
+		}
+		// The type's schema is counted from depth 1 (c.deep relative to the use).
+		nodes0, deep0 := c.nodes, c.deep
+		c.deep = 0
 		c.counts[nt]++
-		c.count(nt.Schema, depth) // the use is its type's schema, inlined
+		if c.ix.cyclic[nt] {
+			c.unrolling++
+		}
+		c.count(nt.Schema, 1) // the use is its type's schema, inlined
 		c.counts[nt]--
+		if c.ix.cyclic[nt] {
+			c.unrolling--
+		}
+		z := size{c.nodes - nodes0, c.deep}
+		if memo && c.nodes <= MaxNodes && z.deep <= MaxNesting {
+			c.ix.sizes[nt] = z // counted to the end: no limit was reached
+		}
+		c.deep = max(deep0, depth-1+z.deep)
 		return
 	}
 	c.nodes++
@@ -360,8 +565,8 @@ type state struct {
 	// is true.
 	cover   mark
 	covered bool
-	// beyond: below a Recursion or TooLarge cut, where each named type is followed once
-	// (walker.seen), to find the marks the cut hides.
+	// beyond: below a cause (hidden), where each named type is followed once per cause
+	// (walker.cuts), to find the marks it hides.
 	beyond bool
 }
 
@@ -378,23 +583,25 @@ func (k *mark) public(w *walker, path string) Mark {
 }
 
 type walker struct {
+	ix    *Index
 	reg   *model.Registry
 	paths bool // file Inventory.Paths (Of); Problems does not
 	msg   *model.Message
 	inv   *Inventory
 	path  []step // the current path from the data root
-	// entered are the named types counted on the current path, to uncount on return.
-	entered []*model.NamedType
-	// counts are the inlinings of each named type on the current path; seen the named
-	// types followed below the current cut (each once).
+	// entered are the named types counted on the current path, to uncount on return;
+	// unrolling is how many of them lie on a cycle.
+	entered   []*model.NamedType
+	unrolling int
+	// counts are the inlinings of each named type on the current path.
 	counts map[*model.NamedType]int
-	seen   map[*model.NamedType]bool
-	// cuts are the (cause, type) pairs already walked below a cut, and lost the Lost
-	// entries already filed (by cause, mark and path from the cause): a recursive type
-	// is cut at many positions, each hiding the same marks.
-	cuts    map[cutKey]bool
-	lost    map[lostKey]bool
-	counter counter
+	// cuts are the (cause, type) pairs already walked below a cut (each type once per
+	// cause: a recursive type is cut at many positions, each hiding the same marks),
+	// and lost the Lost entries already filed (by cause, mark and path from the cause).
+	cuts map[cutKey]bool
+	lost map[lostKey]bool
+	// visits counts the schemas walked, for the tests' bound on the work.
+	visits int
 }
 
 type cutKey struct {
@@ -436,6 +643,7 @@ func (w *walker) walk(use *model.Schema, st state) {
 	if use == nil || st.hidden && st.covered {
 		return // nothing below is filed: it is protected with the cover
 	}
+	w.visits++
 	// Follow the chain of named types (an alias may name another alias), inlining each
 	// unless it is cut here. The position's mark is the first one along the chain.
 	defer w.uncount(len(w.entered))
@@ -453,19 +661,30 @@ func (w *walker) walk(use *model.Schema, st state) {
 		switch {
 		case nt == nil || nt.Schema == nil:
 			return // an unknown type: the registry reports it (BQ033)
-		case st.beyond && w.seen[nt]:
-			w.record(mk, use, &st)
-			return // already followed below this cut
 		case st.beyond:
-			w.seen[nt] = true
+			if w.cuts[cutKey{st.lost.At, nt}] {
+				w.record(mk, use, &st)
+				return // already followed below this cause
+			}
+			w.cuts[cutKey{st.lost.At, nt}] = true
 		case !w.inv.Inlined || w.counts[nt] >= UnrollDepth:
 			cut = nt
 		default:
-			if w.counts == nil {
-				w.counts = map[*model.NamedType]int{}
+			if !w.paths && w.unrolling == 0 {
+				// No recursive type unrolls above nt, so what the walk below files
+				// depends on this state only: Problems walks it once.
+				k := doneKey{nt: nt, inItems: st.inItems, covered: st.covered, cover: st.cover.pos, cause: st.lost.At, reason: st.lost.Reason}
+				if w.ix.done[k] {
+					w.record(mk, use, &st)
+					return
+				}
+				w.ix.done[k] = true
 			}
 			w.counts[nt]++
 			w.entered = append(w.entered, nt)
+			if w.ix.cyclic[nt] {
+				w.unrolling++
+			}
 		}
 		if cut != nil {
 			break
@@ -478,19 +697,20 @@ func (w *walker) walk(use *model.Schema, st state) {
 		w.children(cur, st)
 		return
 	}
-	c := Cause{Reason: Recursion, At: cur.Pos, Owner: st.owner, Type: cut.Name, at: st.at, frame: st.frame}
 	if !w.inv.Inlined {
-		c = Cause{Reason: TooLarge, At: w.msg.Pos, at: st.at}
+		// The manifest keeps $ref: every mark inside the type is out of reach. One
+		// Lost stands for them: the use, at the type's position.
+		if !st.hidden && !st.covered && w.ix.marked[cut] {
+			w.record(mark{gdpr: "true", pos: cut.Pos, owner: cut.Name, frame: st.at, at: st.at}, use,
+				&state{at: st.at, hidden: true, lost: Cause{Reason: TooLarge, At: w.msg.Pos, at: st.at}})
+		}
+		return
 	}
-	hide(&st, c)
+	hide(&st, Cause{Reason: Recursion, At: cur.Pos, Owner: st.owner, Type: cut.Name, at: st.at, frame: st.frame})
 	if st.covered || w.cuts[cutKey{st.lost.At, cut}] {
 		return // protected with the cover, or its marks are filed already
 	}
-	if w.cuts == nil {
-		w.cuts = map[cutKey]bool{}
-	}
 	w.cuts[cutKey{st.lost.At, cut}] = true
-	w.seen = map[*model.NamedType]bool{cut: true}
 	st.beyond = true
 	st.owner, st.frame = cut.Name, st.at
 	w.walk(cut.Schema, st)
@@ -500,6 +720,9 @@ func (w *walker) walk(use *model.Schema, st state) {
 func (w *walker) uncount(n int) {
 	for _, nt := range w.entered[n:] {
 		w.counts[nt]--
+		if w.ix.cyclic[nt] {
+			w.unrolling--
+		}
 	}
 	w.entered = w.entered[:n]
 }
@@ -525,9 +748,6 @@ func (w *walker) record(mk mark, use *model.Schema, st *state) {
 		}
 		l := Lost{Mark: mk.public(w, w.rel(0, st.at)), Cause: c, CauseRel: w.rel(c.frame, st.at)}
 		if k := (lostKey{c.At, l.Pos, c.Reason, l.CauseRel}); !w.lost[k] {
-			if w.lost == nil {
-				w.lost = map[lostKey]bool{}
-			}
 			w.lost[k] = true
 			w.inv.Lost = append(w.inv.Lost, l)
 		}
@@ -573,10 +793,11 @@ func stringValued(reg *model.Registry, s *model.Schema) bool {
 }
 
 // hide makes the positions below unreachable for cause c, unless an earlier cause
-// already does.
+// already does. Below it, the walk only looks for the marks the cause hides: each named
+// type once per cause (beyond).
 func hide(st *state, c Cause) {
 	if !st.hidden {
-		st.lost, st.hidden = c, true
+		st.lost, st.hidden, st.beyond = c, true, true
 	}
 }
 

@@ -261,8 +261,7 @@ messages:
 `, `not inlined
 path t (whole) @24
 path v @26
-lost u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a: too-large in "" at "u" (cause line 21) u.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a @19
-lost u.s: too-large in "" at "u" (cause line 21) u.s @3
+lost u: too-large in "" at "u" (cause line 21) u @3
 `},
 	}
 	for _, c := range cases {
@@ -300,4 +299,93 @@ messages:
 			t.Errorf("%s: Marked %v, inventory %s", m.URN, got, summary(marked))
 		}
 	}
+}
+
+// hostileDAG is a registry of named types T0…Tdepth where each uses the next twice and
+// as map values (3^depth paths to the marked leaf), and urns messages that use T0 in a
+// field and in map values.
+func hostileDAG(depth, urns int) string {
+	var b strings.Builder
+	b.WriteString("version: 1\ntypes:\n")
+	for i := 0; i < depth; i++ {
+		fmt.Fprintf(&b, "  T%d: {type: object, properties: {a: {type: T%d}, b: {type: T%d}, m: {type: map, values: {type: T%d}}}}\n", i, i+1, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "  T%d: {type: string, x-gdpr-sensitive: leaf}\nmessages:\n", depth)
+	for u := 0; u < urns; u++ {
+		fmt.Fprintf(&b, "  urn:babel:h:m%d.sent:\n    data: {properties: {t: {type: T0}, w: {type: map, values: {type: T0}}}}\n", u)
+	}
+	return b.String()
+}
+
+// TestProblemsLinear: over a registry whose inlined schemas grow as 3^depth, the
+// Problems of every URN walk a number of schemas proportional to the URN's own schema
+// and the named types it reaches (each once per state, or once per cause below a cause
+// of the URN's own data: here its map w), not to URNs × 3^depth.
+func TestProblemsLinear(t *testing.T) {
+	t.Parallel()
+	// 300 URNs: most past the registry's budget; 10: every one inlined.
+	for _, c := range []struct{ depth, urns int }{{7, 300}, {7, 10}} {
+		reg := load(t, hostileDAG(c.depth, c.urns))
+		ix := pii.NewIndex(reg)
+		lost := 0
+		for _, m := range reg.Messages {
+			if inv := ix.Problems(m); inv != nil {
+				lost += len(inv.Lost)
+			}
+		}
+		// Per URN: data, t, w, and below w each type once (its three properties); per
+		// type and state: its properties.
+		if v := pii.Visits(ix); v > c.urns*(4+5*(c.depth+1))+50*c.depth {
+			t.Errorf("%d URNs: %d schemas visited for %d types", c.urns, v, c.depth)
+		}
+		if lost < c.urns {
+			t.Errorf("%d URNs: %d lost marks, want at least one per URN (its map w)", c.urns, lost)
+		}
+		// The budget: the inlined schemas together stay within it, and the rest keep
+		// $ref.
+		total, kept := 0, 0
+		for _, m := range reg.Messages {
+			if ix.Inlined(m) {
+				total += countInlined(reg, m.Data, map[*model.NamedType]int{})
+			} else if ix.OverBudget(m) {
+				kept++
+			}
+		}
+		if wantKept := c.urns > 10; total > ix.Budget() || (kept > 0) != wantKept || kept == c.urns {
+			t.Errorf("%d URNs: inlined %d schema nodes (budget %d), %d URNs kept $ref", c.urns, total, ix.Budget(), kept)
+		}
+		// Of lists every reachable path (2^depth below t): it walks the inlined tree
+		// (a few schemas per node) but not the 3^depth of its map values, where it
+		// follows each type once per cause.
+		full := pii.NewIndex(reg)
+		paths := 0
+		for _, m := range reg.Messages {
+			paths += len(full.Of(m).Paths)
+		}
+		if v := pii.Visits(full); v > c.urns*(3<<(c.depth+1)+20*(c.depth+1)) || paths == 0 {
+			t.Errorf("%d URNs: Of visited %d schemas, listed %d paths", c.urns, v, paths)
+		}
+	}
+}
+
+// countInlined counts the schema nodes of s with named types inlined, recursion
+// unrolled pii.UnrollDepth times (an independent count).
+func countInlined(reg *model.Registry, s *model.Schema, counts map[*model.NamedType]int) int {
+	if s == nil {
+		return 0
+	}
+	if s.Kind == model.Ref {
+		nt := pii.Named(reg, s)
+		if counts[nt] >= pii.UnrollDepth {
+			return 1
+		}
+		counts[nt]++
+		defer func() { counts[nt]-- }()
+		return countInlined(reg, nt.Schema, counts)
+	}
+	n := 1
+	for _, p := range s.Properties {
+		n += countInlined(reg, p.Schema, counts)
+	}
+	return n + countInlined(reg, s.Items, counts) + countInlined(reg, s.Values, counts)
 }

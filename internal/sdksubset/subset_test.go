@@ -633,7 +633,7 @@ func TestManifestProfile(t *testing.T) {
 				t.Fatalf("%s %s: the SDK reader cannot decode the manifest schema: %v", s.name, m.URN, err)
 			}
 			reader := readNode(doc)
-			inv := pii.Of(s.reg, m)
+			inv := ix.Of(m)
 			where := s.name + " " + m.URN
 
 			// PII: reader == pii == model walk == full-fidelity walk == docs.

@@ -54,6 +54,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/outdir"
+	"github.com/babelqueue/bqgen/internal/pii"
 )
 
 // Drafts accepted by Options.Draft.
@@ -146,6 +147,7 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 	}
 	stems := map[string]string{}
 	main7 := opts.Draft == Draft7
+	ix := pii.NewIndex(reg) // the manifest profile's inlining plan (sdk.go)
 	manifest := []any{}
 	for _, m := range reg.Messages {
 		stem := Stem(m.URN)
@@ -183,7 +185,7 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 			}
 		}
 		sdk := SDKDataFile(m.URN)
-		doc, err = sdkDataDoc(reg, m, opts, sdk)
+		doc, err = sdkDataDoc(reg, ix, m, opts, sdk)
 		if err != nil {
 			return nil, err
 		}

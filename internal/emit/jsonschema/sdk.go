@@ -25,7 +25,8 @@ import (
 //     type's; a nullable use adds "null" to `type` and null to `enum`, so `properties`
 //     and the marks stay where the readers walk. A recursive type is inlined
 //     pii.UnrollDepth times along a path; the use below is `{}` with the use's own
-//     annotations. A URN that pii.Inlinable rejects (too large) keeps `$ref`;
+//     annotations. A URN that pii.Index.Inlined rejects (too large, or past the
+//     registry's pii.Budget) keeps `$ref`;
 //   - `minimum` is written wherever an exclusive lower bound says more: integers get
 //     exclusiveMinimum + 1 (exact), numbers the exclusiveMinimum itself (the bound value
 //     passes the readers, everything below fails);
@@ -41,10 +42,11 @@ import (
 // points at): urn:babel:orders:created.v2 → orders.created.v2.sdk.schema.json.
 func SDKDataFile(urn string) string { return Stem(urn) + ".sdk.schema.json" }
 
-// sdkDataDoc builds the manifest-profile data schema of m.
-func sdkDataDoc(reg *model.Registry, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
+// sdkDataDoc builds the manifest-profile data schema of m; ix is the registry's
+// pii.Index.
+func sdkDataDoc(reg *model.Registry, ix *pii.Index, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
 	g := newGen(reg, true)
-	if pii.Inlinable(reg, m) {
+	if ix.Inlined(m) {
 		in := &inliner{g: g, counts: map[*model.NamedType]int{}}
 		g.inline = in.inline
 	}
