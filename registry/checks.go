@@ -163,6 +163,7 @@ func checkRules(l *loader) {
 	for _, t := range l.reg.Types {
 		l.walkRules(t.Schema, "", fmt.Sprintf("type %q", t.Name), t.Pos)
 	}
+	checkPII(l)
 }
 
 // badURN reports whether checkURN reports urn under BQ010, BQ011 or BQ012.

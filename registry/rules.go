@@ -32,6 +32,8 @@ const (
 	RuleUnicodeProperty = "BQ039"
 	RuleYAML11          = "BQ040"
 	RuleEnumValue       = "BQ041"
+	RulePIIReach        = "BQ048"
+	RulePIINested       = "BQ049"
 )
 
 // Rule describes one rule of the catalogue.
@@ -183,6 +185,16 @@ var rules = []Rule{
 		Title:  "enum value that its own field rejects (a length, pattern, format or bound of the field)",
 		Source: "JSON Schema enum with minLength, maxLength, pattern, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum",
 		Hint:   "remove the value, or relax the constraint that rejects it"},
+	{ID: RulePIIReach, Severity: SeverityWarning,
+		Title:       `x-gdpr-sensitive value that no SDK path reaches (map values, a key with "." or a trailing "[]", an array in an array, the data block itself, a recursive type below the unroll depth): the SDKs' gdpr.Protect sends it in clear text`,
+		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
+		Hint:        "move the value where a path of dotted keys and [] reaches it, or mark the enclosing value (it is then protected as one value)",
+		Silenceable: true},
+	{ID: RulePIINested, Severity: SeverityWarning,
+		Title:       "x-gdpr-sensitive string inside a value that is marked too: the SDKs' gdpr.Unprotect decrypts the outer value, then fails on the clear inner one",
+		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
+		Hint:        "mark either the value or the fields inside it, not both: a marked object, array or map is protected as one value",
+		Silenceable: true},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

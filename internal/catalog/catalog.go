@@ -4,6 +4,11 @@
 // table of contents comes first. The layout is templates/catalog.md.tmpl; this package
 // computes every string it shows, so the template stays layout only.
 //
+// After its field table, each message lists its personal data as internal/pii computes
+// it: the paths the BabelQueue SDKs protect, in their syntax, and the x-gdpr-sensitive
+// marks they cannot reach (BQ048), so that the catalog names the same values as
+// `bqgen check --pii` and the manifest schemas.
+//
 // Field tables flatten anonymous nested schemas with dotted paths (`customer.email`,
 // `lines[].sku`, `tags.*`); a use of a named type links to the type's own table instead
 // of repeating it.
@@ -26,6 +31,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/mdtext"
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/pii"
 	"github.com/babelqueue/bqgen/templates"
 )
 
@@ -79,6 +85,11 @@ type Message struct {
 	// Closed is true when data has additionalProperties: false.
 	Closed bool
 	Fields []*Field
+	// PII lists the values the BabelQueue SDKs protect (pii.Of), as escaped cells:
+	// `customer.email` (contact); PIILost the x-gdpr-sensitive marks they cannot reach,
+	// with the reason (BQ048).
+	PII     []string
+	PIILost []string
 }
 
 // Link is a URN with the anchor of its section ("" when not in the catalog).
@@ -156,6 +167,7 @@ func Build(reg *model.Registry, opts Options) *Catalog {
 	}
 	usedBy := map[string][]*Link{}
 	byCtx := map[string]*Context{}
+	ix := pii.NewIndex(reg)
 	for _, m := range reg.Messages {
 		ctx := m.Context()
 		cx := byCtx[ctx]
@@ -189,6 +201,7 @@ func Build(reg *model.Registry, opts Options) *Catalog {
 			for _, name := range namedUses(m.Data) {
 				usedBy[name] = append(usedBy[name], link(m.URN))
 			}
+			msg.PII, msg.PIILost = piiCells(ix, m)
 		}
 		cx.Messages = append(cx.Messages, msg)
 	}
@@ -497,4 +510,38 @@ func quoteJSON(v any) string {
 		return strconv.Quote(s)
 	}
 	return jsonText(v)
+}
+
+// piiReasons says, for the catalog, why the SDKs cannot reach a mark.
+var piiReasons = map[pii.Reason]string{
+	pii.MapValue:    "inside map values",
+	pii.Key:         "under a key the SDKs' paths cannot spell",
+	pii.NestedArray: "in an array inside an array",
+	pii.Root:        "the data block itself",
+	pii.Recursion:   "below the unroll depth of a recursive type",
+	pii.TooLarge:    "inside named types of a message too large to inline",
+}
+
+// piiCells renders the PII inventory of m: the protected paths, and the unreachable
+// marks with their reason.
+func piiCells(ix *pii.Index, m *model.Message) (paths, lost []string) {
+	inv := ix.Of(m)
+	for _, p := range inv.Paths {
+		paths = append(paths, mdtext.CellCode(p.Path)+categoryCell(p.Category))
+	}
+	for _, l := range inv.Lost {
+		path := mdtext.CellCode(l.Path)
+		if l.Path == "" {
+			path = "`data`"
+		}
+		lost = append(lost, path+categoryCell(l.Category)+": "+piiReasons[l.Cause.Reason])
+	}
+	return paths, lost
+}
+
+func categoryCell(c string) string {
+	if c == "" {
+		return ""
+	}
+	return " (" + mdtext.Cell(c) + ")"
 }

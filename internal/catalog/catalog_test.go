@@ -199,3 +199,26 @@ func unescaped(s, sub string) int {
 	}
 	return -1
 }
+
+// TestPIILines: each message lists the paths the SDKs protect and the marks they
+// cannot reach (pii.Of), with escaped keys.
+func TestPIILines(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("../../testdata/rules/BQ048/registry.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := render(t, map[string][]byte{"r.yaml": src})
+	for _, want := range []string{
+		"**PII**, protected by the SDKs at: `primary.email` (contact).\n\n" +
+			"**PII the SDKs cannot reach** (BQ048): `data`: the data block itself; `by_source.*.email` (contact): inside map values; " +
+			"`by_source.*.phones.*` (phone): inside map values; `primary.phones.*` (phone): inside map values; " +
+			"`\"legacy.email\"` (contact): under a key the SDKs' paths cannot spell; `matrix[][].ssn`: in an array inside an array.\n",
+		"**PII**, protected by the SDKs at: `ceo.name`, `ceo.reports[].name`, `ceo.reports[].reports[].name`.\n\n" +
+			"**PII the SDKs cannot reach** (BQ048): `ceo.reports[].reports[].reports[].name`: below the unroll depth of a recursive type.\n",
+	} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("catalog lacks %q:\n%s", want, md)
+		}
+	}
+}

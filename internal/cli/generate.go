@@ -242,15 +242,17 @@ func checkCommand() *command {
 	return &command{
 		name:    "check",
 		summary: "check a registry against the BabelQueue data rules",
-		usage:   "check -r REGISTRY [--format text|json|github] [--strict]",
+		usage:   "check -r REGISTRY [--format text|json|github] [--strict] [--pii]",
 		examples: []string{
 			"bqgen check -r examples/registry.yaml",
 			"bqgen check -r registry/ --format github --strict   # in a GitHub Actions merge gate",
+			"bqgen check -r registry.yaml --pii --format json   # the PII inventory: every URN's x-gdpr-sensitive paths",
 		},
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
 			format := fs.String("format", "text", "output format: text, json or github")
 			strict := fs.Bool("strict", false, "fail (exit 1) on warnings too")
+			withPII := fs.Bool("pii", false, "also list every URN's x-gdpr-sensitive paths as the BabelQueue SDKs address them (text or json)")
 			return func(e env, args []string) int {
 				if code, ok := needArgs(e, "check", args, map[string]string{"-r/--registry": *reg}); !ok {
 					return code
@@ -261,13 +263,21 @@ func checkCommand() *command {
 					fmt.Fprintf(e.stderr, "bqgen check: --format must be text, json or github, not %q\n", *format)
 					return ExitError
 				}
-				_, diags, err := registry.Load(e.ctx, *reg)
+				if *withPII && *format == "github" {
+					fmt.Fprintln(e.stderr, "bqgen check: --pii needs --format text or json")
+					return ExitError
+				}
+				loaded, diags, err := registry.Load(e.ctx, *reg)
 				if err != nil {
 					fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
 					return ExitError
 				}
 				w := e.stdout
-				printDiagnostics(w, diags, *format)
+				if *withPII {
+					printCheckPII(w, diags, loaded, *format)
+				} else {
+					printDiagnostics(w, diags, *format)
+				}
 				if diags.HasErrors() || (*strict && len(diags) > 0) {
 					return ExitFindings
 				}

@@ -23,7 +23,7 @@ func jsonschemaCommand() *command {
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
 			out := fs.StringP("out", "o", "", "output directory of the schemas (required)")
-			draft := fs.String("draft", jsonschema.Draft2020, "JSON Schema draft: 2020-12 or 7 (registry.json always points at draft-07 data schemas)")
+			draft := fs.String("draft", jsonschema.Draft2020, "JSON Schema draft: 2020-12 or 7 of the data and envelope schemas (registry.json points at draft-07 manifest-profile schemas, *.sdk.schema.json)")
 			baseID := fs.String("base-id", jsonschema.DefaultBaseID, "prefix of every $id; the file name is appended")
 			check := fs.Bool("check", false, "write nothing; exit 1 if any file would change")
 			regSchema := fs.Bool("registry-schema", false, "print the registry format's own JSON Schema to stdout and exit")

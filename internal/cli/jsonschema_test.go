@@ -43,13 +43,15 @@ func TestJSONSchemaCommand(t *testing.T) {
 		"orders.created.v2.data.schema.json",
 		"orders.created.v2.envelope.schema.json",
 		"orders.created.v2.data.draft7.schema.json",
+		"orders.created.v2.sdk.schema.json",
 	} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s not written: %v", name, err)
 		}
 	}
 	manifest, _ := os.ReadFile(filepath.Join(dir, "registry.json"))
-	if !strings.Contains(string(manifest), `"schema": "orders.created.data.draft7.schema.json"`) ||
+	if !strings.Contains(string(manifest), `"schema": "orders.created.sdk.schema.json"`) ||
+		!strings.Contains(string(manifest), `"x-babel-data-schema": "orders.created.data.draft7.schema.json"`) ||
 		!strings.Contains(string(manifest), `"status": "deprecated"`) {
 		t.Errorf("registry.json:\n%s", manifest)
 	}
@@ -229,7 +231,8 @@ func TestJSONSchemaFileNamesFromURNs(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	want := "draft7.orders.created.data.draft7.schema.json draft7.orders.created.data.schema.json draft7.orders.created.envelope.schema.json " +
-		"orders.created.data.draft7.schema.json orders.created.data.schema.json orders.created.envelope.schema.json registry.json"
+		"draft7.orders.created.sdk.schema.json orders.created.data.draft7.schema.json orders.created.data.schema.json " +
+		"orders.created.envelope.schema.json orders.created.sdk.schema.json registry.json"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("files:\n%s\nwant:\n%s", got, want)
 	}

@@ -32,7 +32,9 @@
 //
 // A message URN ending in .vN (N ≥ 2) gets `supersedes:` the previous version when the
 // manifest has it. bqgen jsonschema's own output (its registry.json) imports back to a
-// registry whose data schemas are byte-identical.
+// registry whose data schemas are byte-identical: its entries name the full-fidelity
+// data schema under "x-babel-data-schema", which is read instead of "schema" (the
+// manifest profile, whose named types are inlined).
 package importer
 
 import (
@@ -297,6 +299,7 @@ func notesComment(notes []string) string {
 
 type entry struct {
 	urn, schema, owner, status string
+	data                       string // x-babel-data-schema: read instead of schema
 	v                          *jval
 	ptr                        string
 }
@@ -340,6 +343,10 @@ func (c *conv) manifestEntries(m *jval) []entry {
 				dst = &e.owner
 			case "status":
 				dst = &e.status
+			case "x-babel-data-schema":
+				// bqgen jsonschema: the full-fidelity draft-07 data schema, beside the
+				// manifest-profile one that "schema" names (docs/jsonschema.md).
+				dst = &e.data
 			default:
 				c.add(c.manifest, val, kp, SeverityWarning, fmt.Sprintf("manifest entry key %q is not part of the babelqueue-registry format; ignored", k), "")
 				continue
@@ -353,6 +360,9 @@ func (c *conv) manifestEntries(m *jval) []entry {
 		}
 		if !ok {
 			continue
+		}
+		if e.data != "" {
+			e.schema = e.data
 		}
 		if e.urn == "" || e.schema == "" {
 			c.add(c.manifest, ev, ptr, SeverityError, "a manifest entry needs a non-empty urn and schema", "")

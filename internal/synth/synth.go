@@ -245,7 +245,7 @@ var pool = []field{
             width_mm: {type: integer, minimum: 0, maximum: 100000}
             height_mm: {type: integer, minimum: 0, maximum: 100000}
             unit: {type: string, enum: [mm, cm]}`, false},
-	{"contacts", "{type: map, values: {type: Customer}}", false},
+	{"contacts", "{type: map, x-gdpr-sensitive: contact, values: {type: Customer}}", false},
 	{"ratio", "{type: number, nullable: true}", false},
 }
 

@@ -36,8 +36,11 @@
 //	orders.created.v2.data.draft7.schema.json
 //	                                        draft-07 copy of the data schema, written
 //	                                        only when the requested draft is 2020-12
+//	orders.created.v2.sdk.schema.json       the data schema in the manifest profile
+//	                                        (sdk.go), for the BabelQueue SDKs' readers
 //	registry.json                           babelqueue-registry manifest, pointing at
-//	                                        the draft-07 data schemas
+//	                                        the manifest-profile schemas (and, under
+//	                                        x-babel-data-schema, the draft-07 ones)
 //
 // The names are collision-free by construction: Stem is injective on valid URNs (a
 // bounded context has no dot), and each kind of file ends in its own last segment
@@ -60,6 +63,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/outdir"
+	"github.com/babelqueue/bqgen/internal/pii"
 )
 
 // Drafts accepted by Options.Draft.
@@ -155,6 +159,7 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 	}
 	stems := map[string]string{}
 	main7 := opts.Draft == Draft7
+	ix := pii.NewIndex(reg) // the manifest profile's inlining plan (sdk.go)
 	manifest := []any{}
 	for _, m := range reg.Messages {
 		stem := Stem(m.URN)
@@ -191,11 +196,19 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 				return nil, err
 			}
 		}
+		sdk := SDKDataFile(m.URN)
+		doc, err = sdkDataDoc(reg, ix, m, opts, sdk)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(sdk, doc); err != nil {
+			return nil, err
+		}
 		status := "active"
 		if m.Deprecation != nil {
 			status = "deprecated"
 		}
-		manifest = append(manifest, ordjson.New().Set("urn", m.URN).Set("schema", d7).Set("owner", m.Owner).Set("status", status))
+		manifest = append(manifest, ordjson.New().Set("urn", m.URN).Set("schema", sdk).Set("owner", m.Owner).Set("status", status).Set("x-babel-data-schema", d7))
 	}
 	if err := add(RegistryFile, ordjson.New().Set("$comment", GeneratedComment).Set("schemas", manifest)); err != nil {
 		return nil, err
@@ -251,7 +264,12 @@ func messageDescription(m *model.Message) string {
 
 // dataDoc builds the data schema document of m.
 func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string) (*ordjson.Object, error) {
-	g := newGen(reg, draft7)
+	return genDataDoc(newGen(reg, draft7), m, opts, name)
+}
+
+// genDataDoc builds the data schema document of m with g (in g's draft).
+func genDataDoc(g *gen, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
+	draft7 := g.draft7
 	doc := header(opts, draft7, name)
 	doc.Set("title", PascalName(m.URN))
 	if d := messageDescription(m); d != "" {
@@ -286,6 +304,9 @@ type gen struct {
 	draft7 bool
 	queued map[string]*model.NamedType
 	err    error
+	// inline, when set, writes a use of a named type instead of a $ref (the manifest
+	// profile, sdk.go).
+	inline func(s *model.Schema) *ordjson.Object
 }
 
 func newGen(reg *model.Registry, draft7 bool) *gen {
@@ -796,6 +817,9 @@ func (g *gen) intString(o *ordjson.Object, s *model.Schema) {
 
 // ref emits a use of a named type.
 func (g *gen) ref(s *model.Schema) *ordjson.Object {
+	if g.inline != nil {
+		return g.inline(s)
+	}
 	nt := s.Named
 	if nt == nil && g.reg != nil {
 		nt = g.reg.Type(s.Ref)

@@ -91,12 +91,15 @@ func TestFileNames(t *testing.T) {
 		"fixture.closed.v2.data.draft7.schema.json",
 		"fixture.closed.v2.data.schema.json",
 		"fixture.closed.v2.envelope.schema.json",
+		"fixture.closed.v2.sdk.schema.json",
 		"fixture.everything.happened.data.draft7.schema.json",
 		"fixture.everything.happened.data.schema.json",
 		"fixture.everything.happened.envelope.schema.json",
+		"fixture.everything.happened.sdk.schema.json",
 		"other.ref-data.send.data.draft7.schema.json",
 		"other.ref-data.send.data.schema.json",
 		"other.ref-data.send.envelope.schema.json",
+		"other.ref-data.send.sdk.schema.json",
 		"registry.json",
 	}
 	if strings.Join(got20, " ") != strings.Join(want20, " ") {
@@ -255,9 +258,9 @@ func TestFileNamesCollisionFree(t *testing.T) {
 			}
 			seen[f.Name] = true
 		}
-		perURN := 2
+		perURN := 3 // data, envelope, manifest profile
 		if draft == Draft2020 {
-			perURN = 3
+			perURN = 4 // and the draft-07 copy
 		}
 		if want := perURN*len(urns) + 1; len(files) != want {
 			t.Errorf("draft %s: %d files, want %d", draft, len(files), want)

@@ -1,0 +1,391 @@
+package pii_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/pii"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+func load(t *testing.T, src string) *model.Registry {
+	t.Helper()
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || reg == nil || diags.HasErrors() {
+		t.Fatalf("registry does not load: %v\n%v", err, diags)
+	}
+	return reg
+}
+
+// summary renders an inventory compactly: paths (with categories), lost marks (reason,
+// cause owner, path from it, cause line), nested marks.
+func summary(inv *pii.Inventory) string {
+	var b strings.Builder
+	if !inv.Inlined {
+		b.WriteString("not inlined\n")
+	}
+	for _, p := range inv.Paths {
+		fmt.Fprintf(&b, "path %s", p.Path)
+		if p.Category != "" {
+			fmt.Fprintf(&b, " (%s)", p.Category)
+		}
+		fmt.Fprintf(&b, " @%d\n", p.Pos.Line)
+	}
+	for _, l := range inv.Lost {
+		fmt.Fprintf(&b, "lost %s: %s in %q at %q (cause line %d) %s @%d\n", l.Path, l.Cause.Reason, l.Cause.Owner, l.Cause.Path, l.Cause.At.Line, l.CauseRel, l.Pos.Line)
+	}
+	for _, n := range inv.Nested {
+		fmt.Fprintf(&b, "nested %s in %s (%q: %s)\n", n.Inner.Path, n.Outer.Path, n.Outer.Owner, n.InnerRel)
+	}
+	return b.String()
+}
+
+func TestExampleRegistry(t *testing.T) {
+	t.Parallel()
+	reg, diags, err := registry.Load(context.Background(), "../../examples/registry.yaml")
+	if err != nil || reg == nil || len(diags) > 0 {
+		t.Fatalf("%v %v", err, diags)
+	}
+	want := map[string][]string{
+		"urn:babel:orders:created.v2": {"billing.line1", "billing.line2", "billing.postal_code (postal)", "customer.email (contact)",
+			"shipping.line1", "shipping.line2", "shipping.postal_code (postal)"},
+		"urn:babel:orders:ship":                      {"address.line1", "address.line2", "address.postal_code (postal)"},
+		"urn:babel:billing:payment.captured":         {"card_last4 (payment)"},
+		"urn:babel:notifications:email.welcome.send": {"customer.email (contact)"},
+	}
+	for _, m := range reg.Messages {
+		inv := pii.Of(reg, m)
+		var got []string
+		for _, p := range inv.Paths {
+			s := p.Path
+			if p.Category != "" {
+				s += " (" + p.Category + ")"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, ", ") != strings.Join(want[m.URN], ", ") || len(inv.Lost) > 0 || len(inv.Nested) > 0 || !inv.Inlined {
+			t.Errorf("%s:\n%s", m.URN, summary(inv))
+		}
+	}
+}
+
+func TestInventory(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"map values", `version: 1
+types:
+  Person:
+    type: object
+    properties:
+      email: {type: string, x-gdpr-sensitive: contact}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        tags: {type: map, values: {type: string, x-gdpr-sensitive: true}}
+        people: {type: map, values: {type: Person}}
+        marked: {type: map, x-gdpr-sensitive: true, values: {type: Person}}
+`, `path marked @13
+lost tags.*: map-value in "" at "tags" (cause line 11) tags.* @11
+lost people.*.email: map-value in "" at "people" (cause line 12) people.*.email @6
+`},
+		{"keys the path syntax cannot spell", `version: 1
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        "a.b": {type: string, x-gdpr-sensitive: true}
+        "x[]": {type: object, properties: {v: {type: string, x-gdpr-sensitive: true}}}
+        ok: {type: object, properties: {"c.d": {type: integer, x-gdpr-sensitive: true}}}
+`, `lost "a.b": key in "" at "\"a.b\"" (cause line 6) "a.b" @6
+lost "x[]".v: key in "" at "\"x[]\"" (cause line 7) "x[]".v @7
+lost ok."c.d": key in "" at "ok.\"c.d\"" (cause line 8) ok."c.d" @8
+`},
+		{"nested arrays", `version: 1
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        m:
+          type: array
+          items:
+            type: array
+            x-gdpr-sensitive: true
+            items: {type: string}
+        n:
+          type: array
+          items:
+            type: array
+            items: {type: object, properties: {v: {type: string, x-gdpr-sensitive: true}}}
+`, `path m[] @10
+lost n[][].v: nested-array in "" at "n[][]" (cause line 16) n[][].v @16
+`},
+		{"root mark", `version: 1
+messages:
+  urn:babel:t:happened:
+    data:
+      x-gdpr-sensitive: true
+      properties:
+        a: {type: string, x-gdpr-sensitive: true}
+`, `path a @7
+lost : root in "" at "" (cause line 5)  @5
+`},
+		{"recursion", `version: 1
+types:
+  Node:
+    type: object
+    properties:
+      name: {type: string, x-gdpr-sensitive: true}
+      children: {type: array, items: {type: Node}}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        root: {type: Node}
+`, `path root.children[].children[].name @6
+path root.children[].name @6
+path root.name @6
+lost root.children[].children[].children[].name: recursion in "Node" at "children[]" (cause line 7) children[].name @6
+`},
+		{"mutual recursion through an alias, marks on uses and types", `version: 1
+types:
+  A:
+    type: object
+    properties:
+      b: {type: B}
+      secret: {type: Secret}
+  B:
+    type: object
+    properties:
+      a: {type: A, x-gdpr-sensitive: ab}
+  Secret: {type: Code, x-gdpr-sensitive: outer}
+  Code: {type: string, x-gdpr-sensitive: inner}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        a: {type: A}
+`, `path a.b.a (ab) @11
+path a.b.a.b.a (ab) @11
+path a.b.a.b.a.b.a (ab) @11
+path a.b.a.b.a.secret (outer) @12
+path a.b.a.secret (outer) @12
+path a.secret (outer) @12
+nested a.b.a.b.a.secret in a.b.a ("B": a.b.a.secret)
+nested a.b.a.secret in a.b.a ("B": a.secret)
+`},
+		{"mutual recursion through an alias", `version: 1
+types:
+  A:
+    type: object
+    properties:
+      b: {type: B}
+      secret: {type: Secret}
+  B:
+    type: object
+    properties:
+      a: {type: A}
+      list: {type: array, items: {type: Secret}}
+  Secret: {type: Code}
+  Code: {type: string, x-gdpr-sensitive: inner}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        b: {type: B}
+`, `path b.a.b.a.b.a.secret (inner) @14
+path b.a.b.a.b.list[] (inner) @14
+path b.a.b.a.secret (inner) @14
+path b.a.b.list[] (inner) @14
+path b.a.secret (inner) @14
+path b.list[] (inner) @14
+lost b.a.b.a.b.a.b.a.secret: recursion in "A" at "b" (cause line 6) b.a.secret @14
+`},
+		{"nested marks", `version: 1
+types:
+  Customer:
+    type: object
+    properties:
+      email: {type: string, x-gdpr-sensitive: contact}
+      age: {type: integer, x-gdpr-sensitive: true}
+      tags: {type: array, items: {type: string, x-gdpr-sensitive: true}}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        customer: {type: Customer, x-gdpr-sensitive: true}
+        other: {type: Customer}
+        box: {type: object, x-gdpr-sensitive: true, properties: {m: {type: map, values: {type: string, x-gdpr-sensitive: true}}}}
+`, `path box @15
+path customer @13
+path customer.age @7
+path customer.email (contact) @6
+path customer.tags[] @8
+path other.age @7
+path other.email (contact) @6
+path other.tags[] @8
+nested customer.email in customer ("": customer.email)
+nested customer.tags[] in customer ("": customer.tags[])
+`},
+		{"too large", `version: 1
+types:
+  T0: {type: object, properties: {a: {type: T1}, b: {type: T1}, s: {type: string, x-gdpr-sensitive: true}}}
+  T1: {type: object, properties: {a: {type: T2}, b: {type: T2}}}
+  T2: {type: object, properties: {a: {type: T3}, b: {type: T3}}}
+  T3: {type: object, properties: {a: {type: T4}, b: {type: T4}}}
+  T4: {type: object, properties: {a: {type: T5}, b: {type: T5}}}
+  T5: {type: object, properties: {a: {type: T6}, b: {type: T6}}}
+  T6: {type: object, properties: {a: {type: T7}, b: {type: T7}}}
+  T7: {type: object, properties: {a: {type: T8}, b: {type: T8}}}
+  T8: {type: object, properties: {a: {type: T9}, b: {type: T9}}}
+  T9: {type: object, properties: {a: {type: T10}, b: {type: T10}}}
+  T10: {type: object, properties: {a: {type: T11}, b: {type: T11}}}
+  T11: {type: object, properties: {a: {type: T12}, b: {type: T12}}}
+  T12: {type: object, properties: {a: {type: T13}, b: {type: T13}}}
+  T13: {type: object, properties: {a: {type: T14}, b: {type: T14}}}
+  T14: {type: object, properties: {a: {type: T15}, b: {type: T15}}}
+  T15: {type: object, properties: {a: {type: T16}, b: {type: T16}}}
+  T16: {type: string, x-gdpr-sensitive: leaf}
+messages:
+  urn:babel:t:happened:
+    data:
+      properties:
+        t: {type: T0, x-gdpr-sensitive: whole}
+        u: {type: T0}
+        v: {type: string, x-gdpr-sensitive: true}
+`, `not inlined
+path t (whole) @24
+path v @26
+lost u: too-large in "" at "u" (cause line 21) u @3
+`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			reg := load(t, c.yaml)
+			if got := summary(pii.Of(reg, reg.Messages[0])); got != c.want {
+				t.Errorf("got:\n%swant:\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestIndexMarked(t *testing.T) {
+	t.Parallel()
+	reg := load(t, `version: 1
+types:
+  Plain: {type: object, properties: {a: {type: string}}}
+  Deep: {type: object, properties: {p: {type: Plain}, s: {type: Secret}}}
+  Secret: {type: string, x-gdpr-sensitive: true}
+  Loop: {type: object, properties: {next: {type: Loop}, m: {type: map, values: {type: Deep}}}}
+messages:
+  urn:babel:t:plain:
+    data: {properties: {p: {type: Plain}, n: {type: integer}}}
+  urn:babel:t:deep:
+    data: {properties: {l: {type: array, items: {type: Loop}}}}
+  urn:babel:t:inline:
+    data: {properties: {o: {type: object, properties: {e: {type: string, x-gdpr-sensitive: contact}}}}}
+`)
+	ix := pii.NewIndex(reg)
+	for _, m := range reg.Messages {
+		marked := pii.Of(reg, m)
+		has := len(marked.Paths)+len(marked.Lost)+len(marked.Nested) > 0
+		if got := ix.Marked(m); got != has || got != (m.URN != "urn:babel:t:plain") {
+			t.Errorf("%s: Marked %v, inventory %s", m.URN, got, summary(marked))
+		}
+	}
+}
+
+// hostileDAG is a registry of named types T0…Tdepth where each uses the next twice and
+// as map values (3^depth paths to the marked leaf), and urns messages that use T0 in a
+// field and in map values.
+func hostileDAG(depth, urns int) string {
+	var b strings.Builder
+	b.WriteString("version: 1\ntypes:\n")
+	for i := 0; i < depth; i++ {
+		fmt.Fprintf(&b, "  T%d: {type: object, properties: {a: {type: T%d}, b: {type: T%d}, m: {type: map, values: {type: T%d}}}}\n", i, i+1, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "  T%d: {type: string, x-gdpr-sensitive: leaf}\nmessages:\n", depth)
+	for u := 0; u < urns; u++ {
+		fmt.Fprintf(&b, "  urn:babel:h:m%d.sent:\n    data: {properties: {t: {type: T0}, w: {type: map, values: {type: T0}}}}\n", u)
+	}
+	return b.String()
+}
+
+// TestProblemsLinear: over a registry whose inlined schemas grow as 3^depth, the
+// Problems of every URN walk a number of schemas proportional to the URN's own schema
+// and the named types it reaches (each once per state, or once per cause below a cause
+// of the URN's own data: here its map w), not to URNs × 3^depth.
+func TestProblemsLinear(t *testing.T) {
+	t.Parallel()
+	// 300 URNs: most past the registry's budget; 10: every one inlined.
+	for _, c := range []struct{ depth, urns int }{{7, 300}, {7, 10}} {
+		reg := load(t, hostileDAG(c.depth, c.urns))
+		ix := pii.NewIndex(reg)
+		lost := 0
+		for _, m := range reg.Messages {
+			if inv := ix.Problems(m); inv != nil {
+				lost += len(inv.Lost)
+			}
+		}
+		// Per URN: data, t, w, and below w each type once (its three properties); per
+		// type and state: its properties.
+		if v := pii.Visits(ix); v > c.urns*(4+5*(c.depth+1))+50*c.depth {
+			t.Errorf("%d URNs: %d schemas visited for %d types", c.urns, v, c.depth)
+		}
+		if lost < c.urns {
+			t.Errorf("%d URNs: %d lost marks, want at least one per URN (its map w)", c.urns, lost)
+		}
+		// The budget: the inlined schemas together stay within it, and the rest keep
+		// $ref.
+		total, kept := 0, 0
+		for _, m := range reg.Messages {
+			if ix.Inlined(m) {
+				total += countInlined(reg, m.Data, map[*model.NamedType]int{})
+			} else if ix.OverBudget(m) {
+				kept++
+			}
+		}
+		if wantKept := c.urns > 10; total > ix.Budget() || (kept > 0) != wantKept || kept == c.urns {
+			t.Errorf("%d URNs: inlined %d schema nodes (budget %d), %d URNs kept $ref", c.urns, total, ix.Budget(), kept)
+		}
+		// Of lists every reachable path (2^depth below t): it walks the inlined tree
+		// (a few schemas per node) but not the 3^depth of its map values, where it
+		// follows each type once per cause.
+		full := pii.NewIndex(reg)
+		paths := 0
+		for _, m := range reg.Messages {
+			paths += len(full.Of(m).Paths)
+		}
+		if v := pii.Visits(full); v > c.urns*(3<<(c.depth+1)+20*(c.depth+1)) || paths == 0 {
+			t.Errorf("%d URNs: Of visited %d schemas, listed %d paths", c.urns, v, paths)
+		}
+	}
+}
+
+// countInlined counts the schema nodes of s with named types inlined, recursion
+// unrolled pii.UnrollDepth times (an independent count).
+func countInlined(reg *model.Registry, s *model.Schema, counts map[*model.NamedType]int) int {
+	if s == nil {
+		return 0
+	}
+	if s.Kind == model.Ref {
+		nt := pii.Named(reg, s)
+		if counts[nt] >= pii.UnrollDepth {
+			return 1
+		}
+		counts[nt]++
+		defer func() { counts[nt]-- }()
+		return countInlined(reg, nt.Schema, counts)
+	}
+	n := 1
+	for _, p := range s.Properties {
+		n += countInlined(reg, p.Schema, counts)
+	}
+	return n + countInlined(reg, s.Items, counts) + countInlined(reg, s.Values, counts)
+}

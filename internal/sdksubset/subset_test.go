@@ -1,0 +1,829 @@
+package sdksubset
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	js "github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/babelqueue/bqgen/internal/agreement"
+	"github.com/babelqueue/bqgen/internal/catalog"
+	"github.com/babelqueue/bqgen/internal/ecmare"
+	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/outdir"
+	"github.com/babelqueue/bqgen/internal/pii"
+	"github.com/babelqueue/bqgen/internal/property"
+	"github.com/babelqueue/bqgen/internal/synth"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+// ---- the SDK reader ---------------------------------------------------------------
+//
+// It follows the facts of the BabelQueue SDKs' schema readers (babelqueue-go
+// schema/schema.go Parse, Validate and SensitivePaths; babelqueue-python
+// src/babelqueue/schema.py; babelqueue-registry internal/schema/schema.go): a
+// document decoded by encoding/json (numbers are float64); `type` read only when it is
+// one string; `required`, `properties`, `additionalProperties` (a boolean only),
+// `items` (one schema), `enum`, `const`, `minLength`, `minimum` and x-gdpr-sensitive
+// (true or a non-empty string); no $ref, anyOf, allOf or oneOf. An object's keys, a
+// string's minLength (bytes, in Go) and a number's minimum are checked only under
+// that single type; enum and const always, by reflect.DeepEqual.
+
+type rnode struct {
+	typ      string
+	required []string
+	props    map[string]*rnode
+	addl     *bool
+	items    *rnode
+	enum     []any
+	hasEnum  bool
+	cnst     any
+	hasConst bool
+	minLen   *int
+	min      *float64
+	mark     bool
+	category string
+}
+
+func readNode(m map[string]any) *rnode {
+	n := &rnode{}
+	if t, ok := m["type"].(string); ok {
+		n.typ = t
+	}
+	if req, ok := m["required"].([]any); ok {
+		for _, r := range req {
+			if s, ok := r.(string); ok {
+				n.required = append(n.required, s)
+			}
+		}
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		n.props = map[string]*rnode{}
+		for k, v := range props {
+			if pm, ok := v.(map[string]any); ok {
+				n.props[k] = readNode(pm)
+			}
+		}
+	}
+	if a, ok := m["additionalProperties"].(bool); ok {
+		n.addl = &a
+	}
+	if it, ok := m["items"].(map[string]any); ok {
+		n.items = readNode(it)
+	}
+	if e, ok := m["enum"].([]any); ok {
+		n.enum, n.hasEnum = e, true
+	}
+	if c, ok := m["const"]; ok {
+		n.cnst, n.hasConst = c, true
+	}
+	if f, ok := m["minLength"].(float64); ok {
+		v := int(f)
+		n.minLen = &v
+	}
+	if f, ok := m["minimum"].(float64); ok {
+		n.min = &f
+	}
+	switch g := m["x-gdpr-sensitive"].(type) {
+	case bool:
+		n.mark = g
+	case string:
+		n.mark, n.category = g != "", g
+	}
+	return n
+}
+
+func (n *rnode) valid(v any) bool {
+	if n.hasConst && !reflect.DeepEqual(v, n.cnst) {
+		return false
+	}
+	if n.hasEnum && !inEnum(v, n.enum) {
+		return false
+	}
+	switch n.typ {
+	case "object":
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		for _, r := range n.required {
+			if _, ok := obj[r]; !ok {
+				return false
+			}
+		}
+		for k, x := range obj {
+			if p, ok := n.props[k]; ok {
+				if !p.valid(x) {
+					return false
+				}
+			} else if n.addl != nil && !*n.addl {
+				return false
+			}
+		}
+	case "array":
+		arr, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		for _, x := range arr {
+			if n.items != nil && !n.items.valid(x) {
+				return false
+			}
+		}
+	case "string":
+		s, ok := v.(string)
+		if !ok || n.minLen != nil && len(s) < *n.minLen {
+			return false
+		}
+	case "integer":
+		f, ok := v.(float64)
+		if !ok || math.Trunc(f) != f || n.min != nil && f < *n.min {
+			return false
+		}
+	case "number":
+		f, ok := v.(float64)
+		if !ok || n.min != nil && f < *n.min {
+			return false
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return false
+		}
+	case "null":
+		return v == nil
+	}
+	return true
+}
+
+func inEnum(v any, enum []any) bool {
+	for _, e := range enum {
+		if reflect.DeepEqual(v, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// paths collects the marks as SensitivePaths does: dotted keys, "[]" for items,
+// sorted by path; "path (category)".
+func (n *rnode) paths() []string {
+	var out []string
+	var walk func(n *rnode, path string)
+	walk = func(n *rnode, path string) {
+		if n.mark {
+			out = append(out, withCategory(path, n.category))
+		}
+		for k, c := range n.props {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			walk(c, p)
+		}
+		if n.items != nil {
+			walk(n.items, path+"[]")
+		}
+	}
+	walk(n, "")
+	sort.Slice(out, func(i, j int) bool { return pathOf(out[i]) < pathOf(out[j]) })
+	return out
+}
+
+func withCategory(path, category string) string {
+	if category == "" || category == "true" {
+		return path
+	}
+	return path + " (" + category + ")"
+}
+
+func pathOf(s string) string {
+	if i := strings.Index(s, " ("); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// ---- the full-fidelity schema, walked with $ref -----------------------------------
+
+// fullPaths walks a 2020-12 data schema through properties and items, following $ref
+// into $defs (each definition at most pii.UnrollDepth times along a path) and the
+// members of anyOf and allOf at the same path, and collects the marks at the paths the
+// SDKs' syntax addresses (keys without "." or a trailing "[]", no array directly in an
+// array, not the root). Map values (additionalProperties) are not walked.
+func fullPaths(doc map[string]any) []string {
+	defs, _ := doc["$defs"].(map[string]any)
+	found := map[string]string{} // path → category, the first mark found
+	var order []string
+	var walk func(n map[string]any, path string, root, addr, inItems bool, counts map[string]int)
+	walk = func(n map[string]any, path string, root, addr, inItems bool, counts map[string]int) {
+		if addr && !root {
+			if cat, ok := markOf(n); ok {
+				if _, dup := found[path]; !dup {
+					found[path] = cat
+					order = append(order, path)
+				}
+			}
+		}
+		if ref, ok := n["$ref"].(string); ok {
+			name := strings.NewReplacer("~1", "/", "~0", "~").Replace(strings.TrimPrefix(ref, "#/$defs/"))
+			if d, ok := defs[name].(map[string]any); ok && counts[name] < pii.UnrollDepth {
+				counts[name]++
+				walk(d, path, root, addr, inItems, counts)
+				counts[name]--
+			}
+		}
+		for _, k := range []string{"anyOf", "allOf"} {
+			list, _ := n[k].([]any)
+			for _, x := range list {
+				if m, ok := x.(map[string]any); ok {
+					walk(m, path, root, addr, inItems, counts)
+				}
+			}
+		}
+		if props, ok := n["properties"].(map[string]any); ok {
+			for k, v := range props {
+				if m, ok := v.(map[string]any); ok {
+					p := k
+					if !root {
+						p = path + "." + k
+					}
+					walk(m, p, false, addr && !pii.BadKey(k, root), false, counts)
+				}
+			}
+		}
+		if it, ok := n["items"].(map[string]any); ok {
+			walk(it, path+"[]", false, addr && !inItems, true, counts)
+		}
+	}
+	walk(doc, "", true, true, false, map[string]int{})
+	var out []string
+	for _, p := range order {
+		out = append(out, withCategory(p, found[p]))
+	}
+	sort.Slice(out, func(i, j int) bool { return pathOf(out[i]) < pathOf(out[j]) })
+	return out
+}
+
+func markOf(n map[string]any) (string, bool) {
+	switch g := n["x-gdpr-sensitive"].(type) {
+	case bool:
+		return "", g
+	case string:
+		return g, g != ""
+	}
+	return "", false
+}
+
+// ---- the model, walked independently ----------------------------------------------
+
+// modelWalk enumerates the marks of m's data up to pii.UnrollDepth inlinings of each
+// named type per path: reach are the marks at SDK-addressable paths ("path (category)");
+// hidden the positions of the marks elsewhere (map values, bad keys, arrays in arrays,
+// the root) that no reachable mark above covers; cuts the positions of the uses of a
+// recursive type where the unrolling stops below no reachable mark, with whether the
+// type reaches a mark.
+type modelMarks struct {
+	reach  []string
+	hidden []model.Pos
+	cuts   map[model.Pos]bool
+}
+
+func modelWalk(reg *model.Registry, m *model.Message, ix *pii.Index) modelMarks {
+	var mm modelMarks
+	mm.cuts = map[model.Pos]bool{}
+	counts := map[*model.NamedType]int{}
+	var walk func(use *model.Schema, path string, root, addr, inItems, covered bool)
+	walk = func(use *model.Schema, path string, root, addr, inItems, covered bool) {
+		mark, markPos := "", model.Pos{}
+		cur := use
+		var entered []*model.NamedType
+		defer func() {
+			for _, nt := range entered {
+				counts[nt]--
+			}
+		}()
+		for {
+			if mark == "" && cur.GDPR != "" {
+				mark = cur.GDPR
+				markPos, _ = cur.KeyPos("x-gdpr-sensitive")
+			}
+			if cur.Kind != model.Ref {
+				break
+			}
+			nt := pii.Named(reg, cur)
+			if counts[nt] >= pii.UnrollDepth {
+				// The unrolling stops: the use keeps its own mark.
+				if mark != "" && addr && !root {
+					mm.reach = append(mm.reach, withCategory(path, mark))
+					covered = true
+				}
+				if !covered && addr {
+					mm.cuts[cur.Pos] = mm.cuts[cur.Pos] || ix.Marked(&model.Message{Data: nt.Schema})
+				}
+				return
+			}
+			counts[nt]++
+			entered = append(entered, nt)
+			cur = nt.Schema
+		}
+		if mark != "" {
+			switch {
+			case addr && !root:
+				mm.reach = append(mm.reach, withCategory(path, mark))
+				covered = true
+			case !covered:
+				mm.hidden = append(mm.hidden, markPos)
+			}
+		}
+		switch cur.Kind {
+		case model.Object:
+			for _, p := range cur.Properties {
+				pp := p.Name
+				if !root {
+					pp = path + "." + p.Name
+				}
+				walk(p.Schema, pp, false, addr && !pii.BadKey(p.Name, root), false, covered)
+			}
+		case model.Array:
+			if cur.Items != nil {
+				walk(cur.Items, path+"[]", false, addr && !inItems, true, covered)
+			}
+		case model.Map:
+			if cur.Values != nil {
+				walk(cur.Values, path+".*", false, false, false, covered)
+			}
+		}
+	}
+	walk(m.Data, "", true, true, false, false)
+	sort.Slice(mm.reach, func(i, j int) bool { return pathOf(mm.reach[i]) < pathOf(mm.reach[j]) })
+	return mm
+}
+
+// ---- the oracle: the constraints the subset can express ---------------------------
+
+// oracle reports whether v (decoded by encoding/json) satisfies every constraint of the
+// model that the subset expresses where the SDK reader looks, with the reader's
+// semantics (numbers as doubles, minLength in bytes): the type of each value that is
+// not nullable, enums (null added for nullable values), the required and, for closed
+// objects, the allowed keys of objects that are not nullable, the lower bound of
+// integers, numbers and timestamps (minimum, exclusiveMinimum, the int64 or int32
+// range) and the minLength of strings that are not nullable; money as its closed
+// object. Nothing is checked below pii.UnrollDepth inlinings of a named type.
+type oracle struct {
+	reg    *model.Registry
+	counts map[*model.NamedType]int
+}
+
+func (o *oracle) ok(use *model.Schema, v any) bool {
+	cur, nullable := use, use.Nullable
+	var entered []*model.NamedType
+	defer func() {
+		for _, nt := range entered {
+			o.counts[nt]--
+		}
+	}()
+	for cur.Kind == model.Ref {
+		nt := pii.Named(o.reg, cur)
+		if o.counts[nt] >= pii.UnrollDepth {
+			return true // {}
+		}
+		o.counts[nt]++
+		entered = append(entered, nt)
+		cur = nt.Schema
+		nullable = nullable || cur.Nullable
+	}
+	if cur.Enum != nil {
+		var enum []any
+		for _, e := range cur.Enum {
+			switch e := e.(type) {
+			case int64:
+				if cur.Encoding == "string" {
+					enum = append(enum, strconv.FormatInt(e, 10))
+				} else {
+					enum = append(enum, float64(e))
+				}
+			default:
+				enum = append(enum, e)
+			}
+		}
+		if nullable {
+			enum = append(enum, nil)
+		}
+		if !inEnum(v, enum) {
+			return false
+		}
+	}
+	if nullable {
+		return true
+	}
+	isInt := func(v any) (float64, bool) {
+		f, ok := v.(float64)
+		return f, ok && math.Trunc(f) == f
+	}
+	switch cur.Kind {
+	case model.String:
+		s, ok := v.(string)
+		return ok && (cur.MinLength == nil || int64(len(s)) >= *cur.MinLength)
+	case model.UUID:
+		_, ok := v.(string)
+		return ok
+	case model.Boolean:
+		_, ok := v.(bool)
+		return ok
+	case model.Integer:
+		if cur.Encoding == "string" {
+			_, ok := v.(string)
+			return ok
+		}
+		f, ok := isInt(v)
+		lo, _, _ := jsonschema.IntegerRange(cur)
+		return ok && f >= float64(lo)
+	case model.Timestamp:
+		f, ok := isInt(v)
+		return ok && f >= -8.64e15
+	case model.Number:
+		f, ok := v.(float64)
+		if !ok {
+			return false
+		}
+		if b := cur.Minimum; b != nil && f < b.Float() {
+			return false
+		}
+		if b := cur.ExclusiveMinimum; b != nil && f < b.Float() {
+			return false
+		}
+		return true
+	case model.Money:
+		obj, ok := v.(map[string]any)
+		if !ok || len(obj) != 2 { // closed, both keys required
+			return false
+		}
+		amount, isAmount := isInt(obj["amount"])
+		_, isCurrency := obj["currency"].(string)
+		return isAmount && isCurrency && amount >= -(1<<53-1)
+	case model.Object:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		for _, p := range cur.Properties {
+			x, present := obj[p.Name]
+			if !present {
+				if p.Required {
+					return false
+				}
+				continue
+			}
+			if !o.ok(p.Schema, x) {
+				return false
+			}
+		}
+		if !cur.AdditionalProperties {
+			for k := range obj {
+				if cur.Property(k) == nil {
+					return false
+				}
+			}
+		}
+		return true
+	case model.Array:
+		arr, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		for _, x := range arr {
+			if cur.Items != nil && !o.ok(cur.Items, x) {
+				return false
+			}
+		}
+		return true
+	case model.Map:
+		_, ok := v.(map[string]any)
+		return ok
+	}
+	return true
+}
+
+// ---- the registries -----------------------------------------------------------------
+
+type set struct {
+	name  string
+	reg   *model.Registry
+	diags registry.Diagnostics
+	// loaded: diags are the registry's own (not a hand-built model).
+	loaded bool
+	seed   uint64
+}
+
+// registries are every registry under testdata/ (each *.yaml file, and each
+// directory registry of testdata/rules) and examples/ that loads without errors, the
+// jsonschema fixture, internal/agreement's extra.yaml, a synthetic registry and n
+// random registries.
+func registries(t *testing.T, n int) []set {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	var paths []string
+	for _, dir := range []string{"testdata", "examples", filepath.Join("internal", "agreement", "testdata")} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && d.Name() == "registry" && strings.Contains(p, filepath.Join("testdata", "rules")) {
+				paths = append(paths, p)
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+	}
+	var sets []set
+	for _, p := range paths {
+		reg, diags, err := registry.Load(context.Background(), p)
+		if err != nil || reg == nil {
+			continue // a registry with errors: nothing is emitted for it
+		}
+		name, _ := filepath.Rel(root, p)
+		sets = append(sets, set{name: filepath.ToSlash(name), reg: reg, diags: diags, loaded: true})
+	}
+	if len(sets) < 50 {
+		t.Fatalf("only %d test registries load", len(sets))
+	}
+	sets = append(sets, set{name: "fixture", reg: fixture.Registry()})
+	load := func(name string, files map[string][]byte) set {
+		reg, diags, err := registry.LoadFiles(context.Background(), files)
+		if err != nil || reg == nil {
+			t.Fatalf("%s: %v %v", name, err, diags)
+		}
+		return set{name: name, reg: reg, diags: diags, loaded: true}
+	}
+	sets = append(sets, load("synth", synth.Files(synth.Options{Messages: 40})))
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		name := fmt.Sprintf("random-%d", seed)
+		s := load(name, map[string][]byte{name + ".yaml": synth.Random(synth.RandomOptions{Seed: seed, Package: "p"})})
+		s.seed = seed
+		sets = append(sets, s)
+	}
+	return sets
+}
+
+// ---- the test -------------------------------------------------------------------------
+
+// TestManifestProfile is the proof of issue 15 (package doc): PII paths and validation
+// verdicts of the SDK reader on the manifest profile, on every test registry and
+// random registries.
+func TestManifestProfile(t *testing.T) {
+	t.Parallel()
+	n := 30
+	if testing.Short() {
+		n = 6
+	}
+	sets := registries(t, n)
+	var total struct {
+		urns, marks, instances, invalid, caught, sound int
+	}
+	for _, s := range sets {
+		files, err := jsonschema.Emit(s.reg, jsonschema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		byName := map[string][]byte{}
+		for _, f := range files {
+			byName[f.Name] = f.Content
+		}
+		checkManifest(t, s, byName)
+		ix := pii.NewIndex(s.reg)
+		cat := catalog.Build(s.reg, catalog.Options{})
+		docsPII := map[string][]string{}
+		for _, c := range cat.Contexts {
+			for _, m := range c.Messages {
+				docsPII[m.URN] = m.PII
+			}
+		}
+		compiled := compileAll(t, s.name, files)
+		corpus, err := agreement.Corpus(s.name, s.reg)
+		if err != nil {
+			t.Fatalf("%s: corpus: %v", s.name, err)
+		}
+		if s.seed != 0 {
+			corpus = append(corpus, mutations(s, corpus)...)
+		}
+		byURN := map[string][]agreement.Instance{}
+		for _, in := range corpus {
+			byURN[in.URN] = append(byURN[in.URN], in)
+		}
+		for _, m := range s.reg.Messages {
+			total.urns++
+			raw := byName[jsonschema.SDKDataFile(m.URN)]
+			var doc map[string]any
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				t.Fatalf("%s %s: the SDK reader cannot decode the manifest schema: %v", s.name, m.URN, err)
+			}
+			reader := readNode(doc)
+			inv := ix.Of(m)
+			where := s.name + " " + m.URN
+
+			// PII: reader == pii == model walk == full-fidelity walk == docs.
+			var want []string
+			for _, p := range inv.Paths {
+				want = append(want, withCategory(p.Path, p.Category))
+			}
+			total.marks += len(want)
+			got := reader.paths()
+			mm := modelWalk(s.reg, m, ix)
+			var full []string
+			var fullDoc map[string]any
+			json.Unmarshal(byName[jsonschema.DataFile(m.URN)], &fullDoc)
+			if inv.Inlined {
+				full = fullPaths(fullDoc)
+			} else {
+				full = want // the manifest keeps $ref: the full walk is not comparable
+			}
+			var docs []string
+			for _, c := range docsPII[m.URN] {
+				docs = append(docs, strings.ReplaceAll(strings.TrimPrefix(c, "`"), "` (", " ("))
+			}
+			for i, d := range docs {
+				docs[i] = strings.TrimSuffix(d, "`")
+			}
+			for _, c := range []struct {
+				what string
+				got  []string
+			}{{"the SDK reader on the manifest", got}, {"the model walk", mm.reach}, {"the full-fidelity schema walk", full}, {"bqgen docs", docs}} {
+				if strings.Join(c.got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("%s: PII paths of %s differ from pii.Of:\n  got:  %q\n  want: %q", where, c.what, c.got, want)
+				}
+			}
+			// Every mark the SDKs cannot address is lost, and reported by BQ048.
+			lostAt := map[model.Pos]bool{}
+			for _, l := range inv.Lost {
+				lostAt[l.Pos] = true
+				if s.loaded && !hasDiag(s.diags, registry.RulePIIReach, l.Cause.At) {
+					t.Errorf("%s: %s is lost (%s) but BQ048 does not report it at %s", where, l.Path, l.Cause.Reason, l.Cause.At)
+				}
+			}
+			for _, p := range mm.hidden {
+				if !lostAt[p] {
+					t.Errorf("%s: the mark at %s cannot be addressed by the SDKs, but pii.Of does not list it as lost", where, p)
+				}
+			}
+			for at, marked := range mm.cuts {
+				if marked != hasLost(inv, pii.Recursion, at) {
+					t.Errorf("%s: the unrolling stops at %s over a type that reaches a mark: %v; pii.Of lists it: %v", where, at, marked, !marked)
+				}
+			}
+
+			// Validation: sound, and exactly the expressible constraints.
+			full20 := compiled[jsonschema.DataFile(m.URN)]
+			for _, in := range byURN[m.URN] {
+				var v any
+				if err := json.Unmarshal(in.JSON, &v); err != nil {
+					continue // a number beyond a double: malformed for every Go reader
+				}
+				inst, err := js.UnmarshalJSON(bytes.NewReader(in.JSON))
+				if err != nil {
+					t.Fatalf("%s %s: %v", where, in.Name, err)
+				}
+				fullOK := full20.Validate(inst) == nil
+				subOK := reader.valid(v)
+				orc := &oracle{reg: s.reg, counts: map[*model.NamedType]int{}}
+				expressOK := orc.ok(m.Data, v)
+				total.instances++
+				if !fullOK {
+					total.invalid++
+					if !subOK {
+						total.caught++
+					}
+				}
+				switch {
+				case fullOK && !subOK:
+					t.Errorf("%s: the SDK reader rejects %s, which jsonschema/v6 accepts: %s", where, in.Name, in.JSON)
+				case subOK != expressOK:
+					t.Errorf("%s: the SDK reader says valid=%v, the oracle of expressible constraints valid=%v, on %s: %s", where, subOK, expressOK, in.Name, in.JSON)
+				case !expressOK && fullOK:
+					t.Errorf("%s: the oracle rejects %s, which jsonschema/v6 accepts (an oracle bug): %s", where, in.Name, in.JSON)
+				default:
+					total.sound++
+				}
+			}
+		}
+	}
+	t.Logf("%d registries (%d random), %d URNs, %d PII paths; %d instances, %d rejected by jsonschema/v6, %d of them by the SDK reader (the rest break constraints the subset cannot express); %d agree",
+		len(sets), n, total.urns, total.marks, total.instances, total.invalid, total.caught, total.sound)
+}
+
+// checkManifest checks registry.json: every URN points at its manifest-profile schema
+// and names its full-fidelity draft-07 schema.
+func checkManifest(t *testing.T, s set, files map[string][]byte) {
+	t.Helper()
+	var man struct {
+		Schemas []map[string]string `json:"schemas"`
+	}
+	if err := json.Unmarshal(files[jsonschema.RegistryFile], &man); err != nil {
+		t.Fatalf("%s: registry.json: %v", s.name, err)
+	}
+	if len(man.Schemas) != len(s.reg.Messages) {
+		t.Fatalf("%s: registry.json has %d entries for %d URNs", s.name, len(man.Schemas), len(s.reg.Messages))
+	}
+	for i, m := range s.reg.Messages {
+		e := man.Schemas[i]
+		if e["urn"] != m.URN || e["schema"] != jsonschema.SDKDataFile(m.URN) || e["x-babel-data-schema"] != jsonschema.Draft7DataFile(m.URN) {
+			t.Errorf("%s: registry.json entry %d: %v", s.name, i, e)
+		}
+	}
+}
+
+func hasDiag(ds registry.Diagnostics, rule string, at model.Pos) bool {
+	for _, d := range ds {
+		if d.Rule == rule && d.Pos == at {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLost(inv *pii.Inventory, reason pii.Reason, at model.Pos) bool {
+	for _, l := range inv.Lost {
+		if l.Cause.Reason == reason && l.Cause.At == at {
+			return true
+		}
+	}
+	return false
+}
+
+// compileAll compiles the data schemas of files with jsonschema/v6, format assertion
+// on, by file name.
+func compileAll(t *testing.T, name string, files []outdir.File) map[string]*js.Schema {
+	t.Helper()
+	c := js.NewCompiler()
+	c.AssertFormat()
+	c.UseRegexpEngine(ecmare.JSONSchemaEngine) // registry patterns are ECMA-262 (docs/patterns.md)
+	ids := map[string]string{}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".data.schema.json") || strings.HasPrefix(f.Name, "draft7.") {
+			continue
+		}
+		doc, err := js.UnmarshalJSON(bytes.NewReader(f.Content))
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, f.Name, err)
+		}
+		id := doc.(map[string]any)["$id"].(string)
+		if err := c.AddResource(id, doc); err != nil {
+			t.Fatalf("%s %s: %v", name, f.Name, err)
+		}
+		ids[f.Name] = id
+	}
+	out := map[string]*js.Schema{}
+	for file, id := range ids {
+		s, err := c.Compile(id)
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, file, err)
+		}
+		out[file] = s
+	}
+	return out
+}
+
+// mutations are random mutations (internal/property.Mutate) of the valid instances of
+// a random registry: 20 per URN.
+func mutations(s set, corpus []agreement.Instance) []agreement.Instance {
+	rng := rand.New(rand.NewPCG(s.seed, 0x73646b73)) // "sdks"
+	seen := map[string]bool{}
+	for _, in := range corpus {
+		seen[in.URN+" "+string(in.JSON)] = true
+	}
+	var out []agreement.Instance
+	for _, m := range s.reg.Messages {
+		var valid [][]byte
+		for _, in := range corpus {
+			if in.URN == m.URN && in.Expect == agreement.Valid {
+				valid = append(valid, in.JSON)
+			}
+		}
+		for k := 0; k < 20 && len(valid) > 0; k++ {
+			b := valid[rng.IntN(len(valid))]
+			for r := rng.IntN(3); r >= 0; r-- {
+				b = property.Mutate(rng, b)
+			}
+			if !seen[m.URN+" "+string(b)] {
+				seen[m.URN+" "+string(b)] = true
+				out = append(out, agreement.Instance{Set: s.name, URN: m.URN, Name: fmt.Sprintf("random #%d", k), JSON: b})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package registry
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/pii"
+)
+
+// checkPII reports the x-gdpr-sensitive marks the BabelQueue SDKs cannot reach (BQ048)
+// and the marked strings inside marked values, which their Unprotect cannot restore
+// (BQ049), from each message's pii.Inventory (docs/pii.md). A finding whose construct
+// lies in a named type names the type and paths from its root, so that the URNs using
+// the type report it once; it can be silenced by the lint block of the type's file.
+// One in a message's own data can be silenced by the message's lint block.
+func checkPII(l *loader) {
+	ix := pii.NewIndex(l.reg)
+	for _, m := range l.reg.Messages {
+		inv := ix.Problems(m)
+		if inv == nil {
+			continue
+		}
+		l.reportLost(m, inv.Lost, ix.OverBudget(m), ix.Budget())
+		l.reportNested(m, inv.Nested)
+	}
+	l.curLint = nil
+}
+
+// ownerLint returns the lint block of m when owner is "" (m's own data), else nil.
+func ownerLint(m *model.Message, owner string) *model.Lint {
+	if owner == "" {
+		return m.Lint
+	}
+	return nil
+}
+
+// ownerName names where a path starts: type "T", or the data of message "urn".
+func ownerName(m *model.Message, owner string) string {
+	if owner == "" {
+		return fmt.Sprintf("the data of message %q", m.URN)
+	}
+	return fmt.Sprintf("type %q", owner)
+}
+
+// fieldList renders paths as `field a` or `fields a, b and c`.
+func fieldList(what string, paths []string) string {
+	if len(paths) == 1 {
+		return what + " " + paths[0]
+	}
+	return what + "s " + listOf(paths)
+}
+
+// listOf renders paths as `a`, `a and b`, `a, b and c` (at most five named, then
+// "and N more").
+func listOf(paths []string) string {
+	const most = 5
+	switch n := len(paths); {
+	case n == 1:
+		return paths[0]
+	case n <= most:
+		return strings.Join(paths[:n-1], ", ") + " and " + paths[n-1]
+	default:
+		return fmt.Sprintf("%s and %d more", strings.Join(paths[:most], ", "), n-most)
+	}
+}
+
+// pathGroup collects the distinct paths of the entries that share a key, in first-seen
+// order of both.
+type pathGroup[K comparable, V any] struct {
+	keys  []K
+	first map[K]V
+	paths map[K][]string
+	seen  map[K]map[string]bool
+}
+
+func newPathGroup[K comparable, V any]() *pathGroup[K, V] {
+	return &pathGroup[K, V]{first: map[K]V{}, paths: map[K][]string{}, seen: map[K]map[string]bool{}}
+}
+
+func (g *pathGroup[K, V]) add(k K, v V, path string) {
+	if _, ok := g.first[k]; !ok {
+		g.keys = append(g.keys, k)
+		g.first[k] = v
+		g.seen[k] = map[string]bool{}
+	}
+	if !g.seen[k][path] {
+		g.seen[k][path] = true
+		g.paths[k] = append(g.paths[k], path)
+	}
+}
+
+type causeKey struct {
+	at     model.Pos
+	reason pii.Reason
+}
+
+func (l *loader) reportLost(m *model.Message, lost []pii.Lost, overBudget bool, budget int) {
+	g := newPathGroup[causeKey, pii.Cause]()
+	for _, x := range lost {
+		g.add(causeKey{x.Cause.At, x.Cause.Reason}, x.Cause, x.CauseRel)
+	}
+	for _, k := range g.keys {
+		c := g.first[k]
+		paths := g.paths[k]
+		in := ownerName(m, c.Owner)
+		fields := "x-gdpr-sensitive " + fieldList("field", paths)
+		// Verb forms for one field or several.
+		lies, is, it := "lies", "is", "it"
+		if len(paths) > 1 {
+			lies, is, it = "lie", "are", "them"
+		}
+		var msg, hint string
+		switch c.Reason {
+		case pii.MapValue:
+			msg = fmt.Sprintf("%s of %s %s inside the values of map %s, which the SDKs' path syntax cannot address: their gdpr.Protect sends %s in clear text", fields, in, lies, c.Path, it)
+			hint = "carry the entries as an array of objects ({type: array, items: {type: object, properties: {key: …, value: …}}}), or mark the whole map (the SDKs then protect it as one value)"
+		case pii.Key:
+			msg = fmt.Sprintf("%s of %s %s under the key %s, which the SDKs' path syntax cannot spell (it splits paths at \".\" and reads a trailing \"[]\" as an array): their gdpr.Protect protects another value or none, and sends %s in clear text", fields, in, lies, strconv.Quote(c.Key), it)
+			hint = "rename the key without \".\" and without a trailing \"[]\" (a rename is a breaking change: mint <urn>.v2)"
+		case pii.NestedArray:
+			msg = fmt.Sprintf("%s of %s %s in an array directly inside an array (%s), which the SDKs' path syntax cannot address: their gdpr.Protect sends %s in clear text", fields, in, lies, c.Path, it)
+			hint = "wrap the inner array in an object ({type: object, properties: {values: {type: array, …}}}), or mark the inner arrays themselves"
+		case pii.Root:
+			msg = fmt.Sprintf("x-gdpr-sensitive on the data of message %q marks the whole data block, which the SDKs do not protect (their gdpr.Protect skips the empty path)", m.URN)
+			hint = "mark the fields that hold personal data instead"
+		case pii.Recursion:
+			msg = fmt.Sprintf("%s uses the recursive type %q at %s, and the SDK schemas inline a recursive type %d times along a path: %s below that depth %s not reached, and the SDKs' gdpr.Protect sends %s in clear text",
+				in, c.Type, c.Path, pii.UnrollDepth, fields, is, it)
+			hint = "keep personal data out of recursive types, or mark the recursive field itself (the SDKs then protect the whole subtree as one value)"
+		case pii.TooLarge:
+			why := fmt.Sprintf("with its named types inlined, the SDK schema of message %q would hold more than %d schema nodes or nest deeper than %d", m.URN, pii.MaxNodes, pii.MaxNesting)
+			if overBudget {
+				why = fmt.Sprintf("with their named types inlined, the SDK schemas of the messages up to %q would hold more than %d schema nodes together (the registry's budget: %d times its own schema nodes, at least %d)", m.URN, budget, pii.BudgetFactor, pii.MinBudget)
+			}
+			msg = fmt.Sprintf("%s, so it keeps $ref, which the SDKs do not follow: the x-gdpr-sensitive fields inside the named types at %s are not reached, and the SDKs' gdpr.Protect sends them in clear text",
+				why, listOf(paths))
+			hint = "use fewer or smaller named types in this message (a type used twice at each of many levels doubles the schema at each level), or mark the fields that use them"
+		}
+		l.curLint = ownerLint(m, c.Owner)
+		l.report(c.At, RulePIIReach, msg, hint)
+	}
+}
+
+func (l *loader) reportNested(m *model.Message, nested []pii.Nested) {
+	g := newPathGroup[model.Pos, pii.Mark]()
+	for _, n := range nested {
+		g.add(n.Outer.Pos, n.Outer, n.InnerRel)
+	}
+	for _, k := range g.keys {
+		o := g.first[k]
+		paths := g.paths[k]
+		l.curLint = ownerLint(m, o.Owner)
+		l.report(o.Pos, RulePIINested,
+			fmt.Sprintf("x-gdpr-sensitive on %s of %s covers the marked %s: the SDKs' gdpr.Unprotect decrypts %s as one value, then fails on the clear string inside it (ErrDecrypt), so a consumer that unprotects rejects the message",
+				o.Rel, ownerName(m, o.Owner), fieldList("string", paths), o.Rel),
+			"mark either the value or the fields inside it, not both: a marked object, array or map is protected as one value")
+	}
+}
