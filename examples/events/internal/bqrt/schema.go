@@ -207,7 +207,7 @@ func decodeValue(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
 		decodeIntStringSlow(d, t, j, d.at())
 	case KFloat64:
 		if j.kind == jsonNumber {
-			if f, err := strconv.ParseFloat(j.str, 64); err == nil {
+			if f, ok := parseFloatLit(j.str); ok {
 				v.SetFloat(f)
 				noteNumber(d, t, j.str, f)
 				return
@@ -235,10 +235,16 @@ func decodeValue(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), len(j.arr), len(j.arr))
+		if t.Flags&FUnique != 0 {
+			d.unique++
+		}
 		for i, it := range j.arr {
 			d.pushIndex(i)
 			decodeValue(d, t.Elem, s.Index(i), it)
 			d.pop()
+		}
+		if t.Flags&FUnique != 0 {
+			d.unique--
 		}
 		v.Set(s)
 	case KMap:
@@ -583,12 +589,21 @@ func isCurrency(c string) bool {
 }
 
 // checkUniqueValues checks uniqueItems on the slice v: no two items with equal
-// canonical JSON encodings (-0 and 0 equal, as JSON Schema says).
+// canonical JSON encodings (-0 and 0 equal, as JSON Schema says). A decoded number
+// whose literal is not the shortest decimal of its double (recorded by noteNumber) is
+// encoded by its exact value (encodeAt), so that [1, 1.00000000000000000001] holds two
+// different items, as in JSON Schema.
 func checkUniqueValues(d *decoder, t *Desc, v reflect.Value) {
 	seen := make(map[string]int, v.Len())
 	var buf []byte
 	for i := 0; i < v.Len(); i++ {
-		buf = canonicalZero(encodeValue(buf[:0], t, v.Index(i)))
+		if d.ties != nil {
+			d.pushIndex(i)
+			buf = canonicalZero(encodeAt(d, buf[:0], t, v.Index(i)))
+			d.pop()
+		} else {
+			buf = canonicalZero(encodeValue(buf[:0], t, v.Index(i)))
+		}
 		if j, dup := seen[string(buf)]; dup {
 			addErr(&d.errs, d.at(), "items at index "+itoa(j)+" and "+itoa(i)+" are equal")
 			return
@@ -600,7 +615,12 @@ func checkUniqueValues(d *decoder, t *Desc, v reflect.Value) {
 // ---- encoding ----
 
 // encodeValue appends the JSON of v (of t's Go type) to b.
-func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
+func encodeValue(b []byte, t *Desc, v reflect.Value) []byte { return encodeAt(nil, b, t, v) }
+
+// encodeAt is encodeValue. With a decoder d (uniqueItems keys), it follows the path of
+// each value in d, and writes a number whose literal the decoder recorded there
+// (d.tieAt) as that literal's exact value (appendExactDecimal).
+func encodeAt(d *decoder, b []byte, t *Desc, v reflect.Value) []byte {
 	if t.Flags&FNullable != 0 {
 		if !v.Field(1).Bool() {
 			return append(b, "null"...)
@@ -609,6 +629,11 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 	}
 	t = resolve(t)
 	if t.Kind < KObject {
+		if d != nil && t.Kind == KFloat64 {
+			if tie, ok := d.tieAt(); ok {
+				return appendExactDecimal(b, tie.lit)
+			}
+		}
 		return appendScalar(b, t, v)
 	}
 	switch t.Kind {
@@ -634,7 +659,13 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 			}
 			first = false
 			b = appendKey(b, f.Key)
-			b = encodeValue(b, &f.Type, fv)
+			if d != nil {
+				d.pushKey(f.Key)
+			}
+			b = encodeAt(d, b, &f.Type, fv)
+			if d != nil {
+				d.pop()
+			}
 		}
 		return append(b, '}')
 	case KArray:
@@ -643,7 +674,13 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = encodeValue(b, t.Elem, v.Index(i))
+			if d != nil {
+				d.pushIndex(i)
+			}
+			b = encodeAt(d, b, t.Elem, v.Index(i))
+			if d != nil {
+				d.pop()
+			}
 		}
 		return append(b, ']')
 	case KMap:
@@ -655,7 +692,13 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 				b = append(b, ',')
 			}
 			b = appendKey(b, k.String())
-			b = encodeValue(b, t.Elem, v.MapIndex(k))
+			if d != nil {
+				d.pushKey(k.String())
+			}
+			b = encodeAt(d, b, t.Elem, v.MapIndex(k))
+			if d != nil {
+				d.pop()
+			}
 		}
 		return append(b, '}')
 	}

@@ -4,7 +4,6 @@ package bqrt
 
 import (
 	"reflect"
-	"strconv"
 )
 
 // ---- the consume path without a tree ----
@@ -223,7 +222,7 @@ func decodeStream(d *decoder, p *parser, t *Desc, v reflect.Value, depth int) er
 			if err != nil {
 				return err
 			}
-			if f, err := strconv.ParseFloat(lit, 64); err == nil {
+			if f, ok := parseFloatLit(lit); ok {
 				v.SetFloat(f)
 				noteNumber(d, t, lit, f)
 				return nil
@@ -453,6 +452,10 @@ func decodeArrayStream(d *decoder, p *parser, t *Desc, v reflect.Value, depth in
 		return nil
 	}
 	v.Set(reflect.MakeSlice(v.Type(), 0, 4))
+	if t.Flags&FUnique != 0 {
+		d.unique++
+		defer func() { d.unique-- }()
+	}
 	for n := 0; ; n++ {
 		if n == v.Cap() {
 			v.Grow(1)

@@ -222,10 +222,11 @@ func onTie(t *Desc, f float64) bool {
 }
 
 // noteNumber records, for the value at the decoder's current path, how the literal
-// lit compares with the shortest decimal of f, when f sits on a bound or enum value
-// of t and they differ.
+// lit compares with the shortest decimal of f, when they differ and f sits on a bound
+// or enum value of t or the value is inside a uniqueItems array (whose items
+// checkUniqueValues compares by their exact values).
 func noteNumber(d *decoder, t *Desc, lit string, f float64) {
-	if !onTie(t, f) {
+	if d.unique == 0 && !onTie(t, f) {
 		return
 	}
 	short := strconv.FormatFloat(f, 'g', -1, 64)
