@@ -119,6 +119,7 @@ func hostileBodies() []hostileCase {
 		// strconv.ParseFloat alone reads 5, 1,000 zeros, e-990 as 5×10⁻¹⁹¹.
 		b("order_id 5, 1,000 zeros, e-990 (5×10¹⁰, accepted)", hEnv(hData2(`"order_id":1042`, `"order_id":`+zeros5e10)), nil, ""),
 		b("order_id 5, 1,000 zeros, e-984 (5×10¹⁶, over its maximum)", hEnv(hData2(`"order_id":1042`, `"order_id":5`+strings.Repeat("0", 1000)+`e-984`)), events.ErrInvalidData, "$.order_id: must be at most 9007199254740991, got 50000000000000000"),
+		b("order_id 1. and 1,000,000 zeros (the integer 1, under the 1 MiB limit)", hEnv(hData2(`"order_id":1042`, `"order_id":`+oneMillionZeros)), nil, ""),
 		b("5, 1,000 zeros, e-600 in an unknown key", hEnv(hData, `"x":`+zeros5e400), events.ErrMalformedEnvelope, "overflows a float64"),
 		b("5, 1,000 zeros, e-600 in an unknown data key", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"x":`+zeros5e400)), events.ErrMalformedEnvelope, "overflows a float64"),
 		b("5, 1,000 zeros, e-600 in meta", strings.Replace(hEnv(hData), `"lang":"go"`, `"lang":"go","x":`+zeros5e400, 1), events.ErrMalformedEnvelope, "overflows a float64"),
@@ -171,6 +172,9 @@ func hostileBodies() []hostileCase {
 var (
 	zeros5e10  = "5" + strings.Repeat("0", 1000) + "e-990"
 	zeros5e400 = "5" + strings.Repeat("0", 1000) + "e-600"
+	// oneMillionZeros is the integer 1 written as 1. and 10⁶ zeros: linear cost, and
+	// an integer, as JSON Schema says (issue 16, item 4).
+	oneMillionZeros = "1." + strings.Repeat("0", 1_000_000)
 )
 
 // manyKeys returns n members "k0":0,"k1":0,….
@@ -215,6 +219,7 @@ func TestHostileLongLiteralValues(t *testing.T) {
 		want      int64
 	}{
 		{"5, 1,000 zeros, e-990", zeros5e10, 5e10},
+		{"1. and 1,000,000 zeros", oneMillionZeros, 1},
 	}
 	for _, tt := range tests {
 		m, err := events.Decode[orders.CreatedV2]([]byte(hEnv(hData2(`"order_id":1042`, `"order_id":`+tt.lit))))

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -908,7 +907,9 @@ const (
 )
 
 // exactInt64 decides exactly whether a JSON number literal is an integer
-// within int64, and returns its value when it is.
+// within int64, and returns its value when it is. It decides on the literal's
+// digits (readDecimal), in time linear in its length: no big arithmetic, no work
+// proportional to an exponent.
 func exactInt64(lit string) (int64, intVerdict) {
 	plain := true
 	for i := 0; i < len(lit); i++ {
@@ -929,41 +930,44 @@ func exactInt64(lit string) (int64, intVerdict) {
 			}
 			return n, intOK
 		}
+		if len(digits) > 20 {
+			return 0, intOutOfRange // ParseInt would copy the literal into its error
+		}
 		n, err := strconv.ParseInt(lit, 10, 64)
 		if err != nil {
 			return 0, intOutOfRange
 		}
 		return n, intOK
 	}
-	f, _ := parseFloatLit(lit) // finite: checked by the parser
-	if f == 0 {
-		// Either exactly zero or a nonzero value below the smallest double,
-		// which is not an integer. Decide on the mantissa digits, without
-		// building 10^exponent.
-		for i := 0; i < len(lit); i++ {
-			c := lit[i]
-			if c == 'e' || c == 'E' {
-				break
-			}
-			if c >= '1' && c <= '9' {
-				return 0, intNotInteger
-			}
-		}
+	// ±0.d₁…dₙ × 10^exp is an integer when exp >= n, within int64 only if exp <= 19.
+	d := readDecimal(lit)
+	n := d.len()
+	switch {
+	case n == 0:
 		return 0, intOK
-	}
-	if f != math.Trunc(f) {
+	case d.exp < int64(n):
 		return 0, intNotInteger
-	}
-	// f is a nonzero double, so the literal's effective decimal exponent is
-	// bounded by its length plus ~330: exact arithmetic is cheap.
-	r, ok := new(big.Rat).SetString(lit)
-	if !ok || !r.IsInt() {
-		return 0, intNotInteger
-	}
-	if !r.Num().IsInt64() {
+	case d.exp > 19:
 		return 0, intOutOfRange
 	}
-	return r.Num().Int64(), intOK
+	var u uint64 // below 10^19 < 2^64
+	for i := 0; i < n; i++ {
+		u = u*10 + uint64(d.digit(i)-'0')
+	}
+	for i := int64(n); i < d.exp; i++ {
+		u *= 10
+	}
+	limit := uint64(math.MaxInt64)
+	if d.neg {
+		limit++
+	}
+	if u > limit {
+		return 0, intOutOfRange
+	}
+	if d.neg {
+		return -int64(u), intOK // -2^63 included: int64(2^63) negates to itself
+	}
+	return int64(u), intOK
 }
 
 // int64String accepts a JSON string holding an integer in canonical decimal
@@ -988,7 +992,7 @@ func parseCanonicalInt(s string) (int64, bool) {
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
 	}
-	if digits == "" || (digits[0] == '0' && (len(digits) > 1 || len(s) > 1)) {
+	if digits == "" || (digits[0] == '0' && (len(digits) > 1 || len(s) > 1)) || len(digits) > 19 {
 		return 0, false
 	}
 	for i := 0; i < len(digits); i++ {

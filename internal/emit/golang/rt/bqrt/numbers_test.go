@@ -336,3 +336,127 @@ func TestUniqueItemsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestExactInt64Long: long integer literals are judged on their digits, as exact
+// arithmetic judges them.
+func TestExactInt64Long(t *testing.T) {
+	t.Parallel()
+	zeros := strings.Repeat("0", 1_000_000)
+	tests := []struct {
+		lit     string
+		want    int64
+		verdict intVerdict
+	}{
+		{"1." + zeros, 1, intOK},
+		{"-1." + zeros, -1, intOK},
+		{"1" + zeros + "e-1000000", 1, intOK},
+		{"0." + zeros, 0, intOK},
+		{"0." + zeros + "1", 0, intNotInteger},
+		{"1." + zeros + "1", 0, intNotInteger},
+		{"1" + zeros + "e-1000001", 0, intNotInteger},
+		{"1" + zeros + "e-999981", 0, intOutOfRange}, // 10^19
+		{"9223372036854775807" + zeros + "e-1000000", math.MaxInt64, intOK},
+		{"-9223372036854775808" + zeros + "e-1000000", math.MinInt64, intOK},
+		{"9223372036854775808" + zeros + "e-1000000", 0, intOutOfRange},
+		{"-9223372036854775809" + zeros + "e-1000000", 0, intOutOfRange},
+		{"1" + zeros, 0, intOutOfRange},
+		{"-" + "1" + zeros, 0, intOutOfRange},
+		{"0.0e99999999999999999999", 0, intOK},
+		{"1e-99999999999999999999", 0, intNotInteger},
+		{"1e99999999999999999999", 0, intOutOfRange},
+		{"1.5e1", 15, intOK},
+		{"-0.5e1", -5, intOK},
+		{"123.456e3", 123456, intOK},
+		{"123.4567e3", 0, intNotInteger},
+	}
+	for _, tt := range tests {
+		n, v := exactInt64(tt.lit)
+		if n != tt.want || v != tt.verdict {
+			t.Errorf("exactInt64(%s) = %d, %d; want %d, %d", abbreviate(tt.lit), n, v, tt.want, tt.verdict)
+		}
+	}
+	if _, ok := parseCanonicalInt("1" + zeros); ok {
+		t.Error("parseCanonicalInt(1 and 10^6 zeros) accepted")
+	}
+}
+
+// TestExactInt64AgreesWithBigRat compares exactInt64 with exact arithmetic on random
+// literals around the int64 range and the integer boundary.
+func TestExactInt64AgreesWithBigRat(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewSource(4))
+	lo, hi := new(big.Int).SetInt64(math.MinInt64), new(big.Int).SetInt64(math.MaxInt64)
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		if r.Intn(2) == 0 {
+			b.WriteByte('-')
+		}
+		n := 1 + r.Intn(25)
+		b.WriteByte(byte('1' + r.Intn(9)))
+		for k := 1; k < n; k++ {
+			b.WriteByte(byte('0' + r.Intn(10)))
+		}
+		if r.Intn(2) == 0 {
+			b.WriteString("." + strings.Repeat("0", r.Intn(3)) + []string{"", "5", "000"}[r.Intn(3)])
+		}
+		if r.Intn(2) == 0 {
+			b.WriteString("e" + strconv.Itoa(r.Intn(40)-20))
+		}
+		lit := b.String()
+		rat := ratOf(t, lit)
+		want, wantV := int64(0), intNotInteger
+		if rat.IsInt() {
+			wantV = intOutOfRange
+			if num := rat.Num(); num.Cmp(lo) >= 0 && num.Cmp(hi) <= 0 {
+				want, wantV = num.Int64(), intOK
+			}
+		}
+		if n, v := exactInt64(lit); n != want || v != wantV {
+			t.Fatalf("exactInt64(%s) = %d, %d; want %d, %d", lit, n, v, want, wantV)
+		}
+	}
+}
+
+// TestLongLiteralVerdicts: the bodies of BenchmarkLongLiteral dispatch, with the values
+// of their literals (1 for the integer ones).
+func TestLongLiteralVerdicts(t *testing.T) {
+	t.Parallel()
+	for _, kind := range longLiteralKinds {
+		var got Message[sampleOrder]
+		r := newRouter()
+		handle(r, sampleURN, func(_ context.Context, m Message[sampleOrder]) error { got = m; return nil })
+		if err := r.Dispatch(context.Background(), longLiteralBody(kind, 1_000_000)); err != nil {
+			t.Errorf("%s: %v", kind, err)
+			continue
+		}
+		if want := map[string]int64{"integer": 1, "integer-exp": 1}[kind]; want != 0 && got.Data.OrderID != want {
+			t.Errorf("%s: order_id %d, want %d", kind, got.Data.OrderID, want)
+		}
+		if kind == "number" && *got.Data.Ratio != 0.25 {
+			t.Errorf("number: ratio %v, want 0.25", *got.Data.Ratio)
+		}
+	}
+}
+
+// TestCanonicalZeroLinear: many -0 tokens in one encoding are rewritten in one pass;
+// strings and longer numbers are left alone.
+func TestCanonicalZeroLinear(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`[-0,-0.5,-0e1,-01,-0]`, `[0,-0.5,-0e1,-01,0]`},
+		{`{"a":"-0","b\"-0":-0}`, `{"a":"-0","b\"-0":0}`},
+		{`"\\"-0`, `"\\"0`},
+		{`-0`, `0`},
+		{`"\`, `"\`},
+	}
+	for _, tt := range tests {
+		if got := string(canonicalZero([]byte(tt.in))); got != tt.want {
+			t.Errorf("canonicalZero(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+	n := 300_000
+	in := []byte("[" + strings.Repeat("-0,", n-1) + "-0]")
+	if got := canonicalZero(in); string(got) != "["+strings.Repeat("0,", n-1)+"0]" {
+		t.Errorf("canonicalZero of %d zeros: %d bytes", n, len(got))
+	}
+}
