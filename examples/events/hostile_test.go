@@ -7,7 +7,9 @@ package events_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,6 +231,48 @@ func TestHostileLongLiteralValues(t *testing.T) {
 		if m.Data.OrderID != tt.want {
 			t.Errorf("%s: order_id %d, want %d", tt.name, m.Data.OrderID, tt.want)
 		}
+	}
+}
+
+// TestHostileProducerText: the producer refuses a string that is not UTF-8 (issue 13,
+// item 2) at its path, map keys included, instead of writing U+FFFD in its place; an
+// envelope string that is not UTF-8 is ErrMalformedEnvelope.
+func TestHostileProducerText(t *testing.T) {
+	x := benchOrder()
+	x.Shipping.City = "caf\xff"
+	x.Tags = map[string]string{"caf\xff": "winter"}
+	want := events.ValidationErrors{
+		{Path: "$.shipping.city", Message: "invalid UTF-8 (byte 0xff at offset 3)"},
+		{Path: `$.tags["caf\xff"]`, Message: "map key: invalid UTF-8 (byte 0xff at offset 3)"},
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		var got events.ValidationErrors
+		if !errors.Is(err, events.ErrInvalidData) || !errors.As(err, &got) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %v\nwant %v", what, err, want)
+		}
+	}
+	check("Validate", x.Validate())
+	_, err := events.New(x, benchOpts()...)
+	check("New", err)
+	m, err := events.New(benchOrder(), benchOpts()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Data = x
+	b, err := m.Encode()
+	check("Encode", err)
+	if b != nil {
+		t.Errorf("Encode wrote %q", b)
+	}
+	b, err = json.Marshal(x)
+	check("json.Marshal", err)
+	if b != nil {
+		t.Errorf("json.Marshal wrote %q", b)
+	}
+	_, err = events.New(benchOrder(), events.WithTraceID("caf\xff"))
+	if !errors.Is(err, events.ErrMalformedEnvelope) || !strings.HasSuffix(err.Error(), ": trace_id: invalid UTF-8 (byte 0xff at offset 3)") {
+		t.Errorf("New(WithTraceID(\"caf\\xff\")) = %v, want ErrMalformedEnvelope naming trace_id", err)
 	}
 }
 

@@ -41,6 +41,7 @@ func (s *dataSink) finish() error {
 	if len(s.d.errs) > 0 {
 		return s.d.errs
 	}
+	s.d.trusted = true // decoded by the strict parser: valid UTF-8
 	validateValue(&s.d, s.t, s.v)
 	return s.d.errs.errOrNil()
 }
@@ -155,6 +156,7 @@ func decodeStreamAt(p *parser, at, depth int, whole bool, t *Desc, v reflect.Val
 	if len(d.errs) > 0 {
 		return d.errs
 	}
+	d.trusted = true // decoded by the strict parser: valid UTF-8
 	validateValue(d, t, v)
 	return d.errs.errOrNil()
 }

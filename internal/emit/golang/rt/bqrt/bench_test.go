@@ -11,6 +11,51 @@ import (
 // Benchmarks of the runtime (compare a change with benchstat against its parent
 // commit).
 
+// BenchmarkDispatch, BenchmarkEncode, BenchmarkValidate and BenchmarkMarshal are the
+// hot paths on the sample message: consume, produce, Validate and MarshalJSON.
+func BenchmarkDispatch(b *testing.B) {
+	r := newRouter()
+	handle(r, sampleURN, func(context.Context, Message[sampleOrder]) error { return nil })
+	body := []byte(sampleEnvelope)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := r.Dispatch(context.Background(), body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	h, x := sampleHeader(), sampleData()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Encode(h, &x, &sampleOrderDesc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	x := sampleData()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := x.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMarshal(b *testing.B) {
+	x := sampleData()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Marshal(&x, &sampleOrderDesc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // longLiteralBody is the sample envelope with the value of one member replaced by a
 // literal of about size bytes: kind integer is 1. followed by zeros in order_id (the
 // integer 1), integer-exp is 1, zeros and e-<zeros> in order_id (1 again, with every

@@ -827,6 +827,9 @@ type decoder struct {
 	ties map[string]numberTie
 	// unique is the number of uniqueItems arrays whose items are being decoded.
 	unique int
+	// trusted: the value being validated was decoded by the strict parser, so every
+	// string in it is valid UTF-8 and validateValue skips that check.
+	trusted bool
 }
 
 // fail records a decoding error at path.
@@ -1107,7 +1110,7 @@ func pathKey(path, key string) string {
 		return path + "." + key
 	}
 	b := append([]byte(path), '[')
-	b = appendString(b, key)
+	b = appendQuoted(b, key)
 	return string(append(b, ']'))
 }
 
@@ -1121,9 +1124,20 @@ func pathIndex(path string, i int) string {
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string exactly as encoding/json does with
-// SetEscapeHTML(false): control characters, '"' and '\\' escaped, U+2028 and
-// U+2029 escaped, invalid UTF-8 replaced by \ufffd.
-func appendString(b []byte, s string) []byte {
+// SetEscapeHTML(false) — control characters, '"' and '\\' escaped, U+2028 and U+2029
+// escaped — except that it never repairs: a byte that is not part of valid UTF-8 is
+// copied as it is (encoding/json writes \ufffd in its place). The result is then not
+// UTF-8 JSON, which every consumer rejects; the producer refuses such strings before
+// they get here (validateValue, CheckEnvelopeText) and Marshal checks its output.
+func appendString(b []byte, s string) []byte { return appendStringAs(b, s, false) }
+
+// appendQuoted is appendString for text shown to people (paths in errors): a byte that
+// is not part of valid UTF-8 is written as \xNN, so that the text stays UTF-8 and
+// names the byte.
+func appendQuoted(b []byte, s string) []byte { return appendStringAs(b, s, true) }
+
+// appendStringAs is appendString, or appendQuoted when quoted is set.
+func appendStringAs(b []byte, s string, quoted bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -1155,10 +1169,12 @@ func appendString(b []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
+			if quoted {
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'x', hexDigits[s[i]>>4], hexDigits[s[i]&0xf])
+				start = i + 1
+			}
+			i++
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
@@ -1172,6 +1188,48 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// utf8Problem says where s stops being valid UTF-8 ("invalid UTF-8 (byte 0xff at
+// offset 3)"), or returns "" when it is valid.
+func utf8Problem(s string) string {
+	if utf8.ValidString(s) {
+		return ""
+	}
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return fmt.Sprintf("invalid UTF-8 (byte 0x%02x at offset %d)", s[i], i)
+}
+
+// CheckEnvelopeText returns an ErrMalformedEnvelope error naming the first of the
+// envelope strings, given as name, value pairs ("trace_id", id, "meta.queue", q, …),
+// that is not valid UTF-8, with the offending byte and its offset:
+// "babelqueue: malformed envelope: trace_id: invalid UTF-8 (byte 0xff at offset 3)".
+// A message is UTF-8 JSON (RFC 8259 §8.1; every consumer rejects such a body), and the
+// encoder does not repair strings, so the producer refuses them: Encode checks every
+// envelope string, the runtime package's New those it takes from its options. It
+// returns nil when every value is valid UTF-8; an odd last name is ignored.
+func CheckEnvelopeText(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if msg := utf8Problem(pairs[i+1]); msg != "" {
+			return fmt.Errorf("%w: %s: %s", ErrMalformedEnvelope, pairs[i], msg)
+		}
+	}
+	return nil
+}
+
+// derefString returns *s, or "" for nil.
+func derefString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // appendKey appends an object key and its colon: "key":.
