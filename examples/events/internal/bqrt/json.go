@@ -933,7 +933,7 @@ func exactInt64(lit string) (int64, intVerdict) {
 			}
 			return n, intOK
 		}
-		if len(digits) > 20 {
+		if len(digits) > 19 {
 			return 0, intOutOfRange // ParseInt would copy the literal into its error
 		}
 		n, err := strconv.ParseInt(lit, 10, 64)
