@@ -7,7 +7,9 @@ package events_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -115,6 +117,16 @@ func hostileBodies() []hostileCase {
 		b("attempts beyond int64", strings.Replace(hEnv(hData), `"attempts":0`, `"attempts":9223372036854775808`, 1), events.ErrMalformedEnvelope, "attempts 9223372036854775808 out of range"),
 		b("meta.created_at beyond int64", strings.Replace(hEnv(hData), `"created_at":1796040000000`, `"created_at":1e19`, 1), events.ErrMalformedEnvelope, "meta.created_at"),
 
+		// Long literals, read by their value (docs/hardening.md, "Long number literals"):
+		// strconv.ParseFloat alone reads 5, 1,000 zeros, e-990 as 5×10⁻¹⁹¹.
+		b("order_id 5, 1,000 zeros, e-990 (5×10¹⁰, accepted)", hEnv(hData2(`"order_id":1042`, `"order_id":`+zeros5e10)), nil, ""),
+		b("order_id 5, 1,000 zeros, e-984 (5×10¹⁶, over its maximum)", hEnv(hData2(`"order_id":1042`, `"order_id":5`+strings.Repeat("0", 1000)+`e-984`)), events.ErrInvalidData, "$.order_id: must be at most 9007199254740991, got 50000000000000000"),
+		b("order_id 1. and 1,000,000 zeros (the integer 1, under the 1 MiB limit)", hEnv(hData2(`"order_id":1042`, `"order_id":`+oneMillionZeros)), nil, ""),
+		b("5, 1,000 zeros, e-600 in an unknown key", hEnv(hData, `"x":`+zeros5e400), events.ErrMalformedEnvelope, "overflows a float64"),
+		b("5, 1,000 zeros, e-600 in an unknown data key", hEnv(hData2(`"order_id":1042`, `"order_id":1042,"x":`+zeros5e400)), events.ErrMalformedEnvelope, "overflows a float64"),
+		b("5, 1,000 zeros, e-600 in meta", strings.Replace(hEnv(hData), `"lang":"go"`, `"lang":"go","x":`+zeros5e400, 1), events.ErrMalformedEnvelope, "overflows a float64"),
+		b("5, 1,000 zeros, e-600 in dead_letter", hEnv(hData, strings.Replace(dl, `"attempts":0`, `"attempts":`+zeros5e400, 1)), events.ErrMalformedEnvelope, "overflows a float64"),
+
 		// Nesting: at most maxJSONDepth (128) levels, envelope included.
 		b("nesting at the limit (128)", deep(126), nil, ""),
 		b("nesting over the limit (129)", deep(127), events.ErrMalformedEnvelope, "nesting deeper than 128"),
@@ -162,6 +174,16 @@ func hostileBodies() []hostileCase {
 	}
 }
 
+// zeros5e10 is 5×10¹⁰ written as 5, 1,000 zeros and e-990; zeros5e400 is 5×10⁴⁰⁰
+// (beyond a double) written the same way with e-600.
+var (
+	zeros5e10  = "5" + strings.Repeat("0", 1000) + "e-990"
+	zeros5e400 = "5" + strings.Repeat("0", 1000) + "e-600"
+	// oneMillionZeros is the integer 1 written as 1. and 10⁶ zeros: linear cost, and
+	// an integer, as JSON Schema says (issue 16, item 4).
+	oneMillionZeros = "1." + strings.Repeat("0", 1_000_000)
+)
+
 // manyKeys returns n members "k0":0,"k1":0,….
 func manyKeys(n int) string {
 	var b strings.Builder
@@ -193,6 +215,69 @@ func TestHostileBodies(t *testing.T) {
 				t.Errorf("error text of %d bytes: hostile input must not be echoed whole", len(err.Error()))
 			}
 		})
+	}
+}
+
+// TestHostileLongLiteralValues: a long literal decodes to its value, not to what
+// strconv.ParseFloat alone reads.
+func TestHostileLongLiteralValues(t *testing.T) {
+	tests := []struct {
+		name, lit string
+		want      int64
+	}{
+		{"5, 1,000 zeros, e-990", zeros5e10, 5e10},
+		{"1. and 1,000,000 zeros", oneMillionZeros, 1},
+	}
+	for _, tt := range tests {
+		m, err := events.Decode[orders.CreatedV2]([]byte(hEnv(hData2(`"order_id":1042`, `"order_id":`+tt.lit))))
+		if err != nil {
+			t.Fatalf("%s: Decode = %v", tt.name, err)
+		}
+		if m.Data.OrderID != tt.want {
+			t.Errorf("%s: order_id %d, want %d", tt.name, m.Data.OrderID, tt.want)
+		}
+	}
+}
+
+// TestHostileProducerText: the producer refuses a string that is not UTF-8 (issue 13,
+// item 2) at its path, map keys included, instead of writing U+FFFD in its place; an
+// envelope string that is not UTF-8 is ErrMalformedEnvelope.
+func TestHostileProducerText(t *testing.T) {
+	x := benchOrder()
+	x.Shipping.City = "caf\xff"
+	x.Tags = map[string]string{"caf\xff": "winter"}
+	want := events.ValidationErrors{
+		{Path: "$.shipping.city", Message: "invalid UTF-8 (byte 0xff at offset 3)"},
+		{Path: `$.tags["caf\xff"]`, Message: "map key: invalid UTF-8 (byte 0xff at offset 3)"},
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		var got events.ValidationErrors
+		if !errors.Is(err, events.ErrInvalidData) || !errors.As(err, &got) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %v\nwant %v", what, err, want)
+		}
+	}
+	check("Validate", x.Validate())
+	_, err := events.New(x, benchOpts()...)
+	check("New", err)
+	m, err := events.New(benchOrder(), benchOpts()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Data = x
+	b, err := m.Encode()
+	check("Encode", err)
+	if b != nil {
+		t.Errorf("Encode wrote %q", b)
+	}
+	b, err = json.Marshal(x)
+	check("json.Marshal", err)
+	if b != nil {
+		t.Errorf("json.Marshal wrote %q", b)
+	}
+	_, err = events.New(benchOrder(), events.WithTraceID("caf\xff"))
+	if !errors.Is(err, events.ErrMalformedEnvelope) || !strings.HasSuffix(err.Error(), ": trace_id: invalid UTF-8 (byte 0xff at offset 3)") {
+		t.Errorf("New(WithTraceID(\"caf\\xff\")) = %v, want ErrMalformedEnvelope naming trace_id", err)
 	}
 }
 

@@ -41,7 +41,9 @@ func (x Address) Validate() error {
 	return bqrt.Validate(&x, &namedTypeDescs[0])
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a ValidationErrors (ErrInvalidData) naming each such string.
 func (x Address) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &namedTypeDescs[0])
 }
@@ -76,7 +78,9 @@ func (x Customer) Validate() error {
 	return bqrt.Validate(&x, &namedTypeDescs[1])
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a ValidationErrors (ErrInvalidData) naming each such string.
 func (x Customer) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &namedTypeDescs[1])
 }

@@ -49,7 +49,9 @@ func (x InvoiceRequested) Validate() error {
 	return bqrt.Validate(&x, &tdInvoiceRequested)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x InvoiceRequested) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdInvoiceRequested)
 }
@@ -83,7 +85,9 @@ func (x PaymentCaptured) Validate() error {
 	return bqrt.Validate(&x, &tdPaymentCaptured)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x PaymentCaptured) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdPaymentCaptured)
 }
@@ -134,7 +138,9 @@ func (x RefundIssued) Validate() error {
 	return bqrt.Validate(&x, &tdRefundIssued)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x RefundIssued) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdRefundIssued)
 }

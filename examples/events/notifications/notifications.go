@@ -43,7 +43,9 @@ func (x EmailWelcomeSend) Validate() error {
 	return bqrt.Validate(&x, &tdEmailWelcomeSend)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x EmailWelcomeSend) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdEmailWelcomeSend)
 }
@@ -85,7 +87,9 @@ func (x PushSent) Validate() error {
 	return bqrt.Validate(&x, &tdPushSent)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x PushSent) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdPushSent)
 }

@@ -47,7 +47,9 @@ func (x Cancelled) Validate() error {
 	return bqrt.Validate(&x, &tdCancelled)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x Cancelled) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdCancelled)
 }
@@ -93,7 +95,9 @@ func (x Created) Validate() error {
 	return bqrt.Validate(&x, &tdCreated)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x Created) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdCreated)
 }
@@ -144,7 +148,9 @@ func (x CreatedV2) Validate() error {
 	return bqrt.Validate(&x, &tdCreatedV2)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x CreatedV2) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdCreatedV2)
 }
@@ -205,7 +211,9 @@ func (x Ship) Validate() error {
 	return bqrt.Validate(&x, &tdShip)
 }
 
-// MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a events.ValidationErrors (events.ErrInvalidData) naming each such string.
 func (x Ship) MarshalJSON() ([]byte, error) {
 	return bqrt.Marshal(&x, &tdShip)
 }

@@ -358,7 +358,9 @@ func (g *gen) commonMethods(f *jen.File, name string, desc *jen.Statement) {
 	f.Func().Params(jen.Id("x").Id(name)).Id("Validate").Params().Error().Block(
 		jen.Return(g.bq("Validate").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)
-	f.Comment("MarshalJSON returns the compact JSON of x, keys in schema order; it does not validate.")
+	f.Comment("MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the")
+	f.Comment("schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:")
+	f.Comment("the error is then a " + g.rtName("ValidationErrors") + " (" + g.rtName("ErrInvalidData") + ") naming each such string.")
 	f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(g.bq("Marshal").Call(jen.Op("&").Id("x"), desc.Clone())),
 	)

@@ -89,13 +89,37 @@ func sortedKeys(v reflect.Value) []reflect.Value {
 	return keys
 }
 
-// logJSON is redacted JSON text in a log record: slog's JSON handler embeds
-// it as JSON (MarshalJSON), the text handler prints it (String). Arrays have
-// no slog.Kind, so they are logged this way.
+// logJSON is redacted JSON text in a log record (appendRedacted): slog's JSON
+// handler embeds it as JSON (MarshalJSON), the text handler prints it (String).
+// Arrays have no slog.Kind, so they are logged this way.
 type logJSON string
 
-func (j logJSON) MarshalJSON() ([]byte, error) { return []byte(j), nil }
-func (j logJSON) String() string               { return string(j) }
+// MarshalJSON returns j as it is, or, when a string in it held bytes that are not
+// UTF-8 (written as \xNN, which JSON does not have), j as one JSON string: the log
+// line stays valid JSON and UTF-8 and still names the bytes.
+func (j logJSON) MarshalJSON() ([]byte, error) {
+	if hasByteEscape(string(j)) {
+		return appendString(nil, string(j)), nil
+	}
+	return []byte(j), nil
+}
+
+func (j logJSON) String() string { return string(j) }
+
+// hasByteEscape reports whether the JSON text s (as appendRedacted writes it) holds
+// a \xNN escape of appendQuoted. Outside strings JSON has no backslash, and inside
+// one every backslash starts a two-character escape or \uXXXX.
+func hasByteEscape(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' {
+			if s[i+1] == 'x' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
+}
 
 // logValueOf returns the slog.Value of v (of t's Go type); sens says that an
 // enclosing value is sensitive. Objects and maps become groups (keys in schema
@@ -154,7 +178,10 @@ func groupValue(attrs []slog.Attr) slog.Value {
 
 // appendRedacted appends the compact JSON of v (of t's Go type) to b, as
 // encodeValue does, with every sensitive value replaced by the JSON string of
-// its redaction; sens says that an enclosing value is sensitive.
+// its redaction; sens says that an enclosing value is sensitive. Strings and map
+// keys go through appendQuoted: a byte that is not UTF-8 (which the producer
+// refuses, but a log may be asked to show) is written as \xNN, so that the text
+// stays UTF-8.
 func appendRedacted(b []byte, t *Desc, v reflect.Value, sens bool) []byte {
 	v, ok := nonNull(t, v)
 	if !ok {
@@ -162,7 +189,7 @@ func appendRedacted(b []byte, t *Desc, v reflect.Value, sens bool) []byte {
 	}
 	t, sens = resolveSensitive(t, sens)
 	if sens {
-		return appendString(b, redactedString(t, v))
+		return appendQuoted(b, redactedString(t, v))
 	}
 	return appendResolved(b, t, v)
 }
@@ -170,6 +197,15 @@ func appendRedacted(b []byte, t *Desc, v reflect.Value, sens bool) []byte {
 // appendResolved is appendRedacted for a resolved, non-null, non-sensitive
 // value.
 func appendResolved(b []byte, t *Desc, v reflect.Value) []byte {
+	switch t.Kind {
+	case KString, KUUID:
+		return appendQuoted(b, v.String())
+	case KMoney:
+		b = append(b, `{"amount":`...)
+		b = appendInt(b, v.Field(0).Int())
+		b = append(b, `,"currency":`...)
+		return append(appendQuoted(b, v.Field(1).String()), '}')
+	}
 	if t.Kind < KObject {
 		return appendScalar(b, t, v)
 	}
@@ -206,7 +242,7 @@ func appendResolved(b []byte, t *Desc, v reflect.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendKey(b, k.String())
+			b = append(appendQuoted(b, k.String()), ':')
 			b = appendRedacted(b, t.Elem, v.MapIndex(k), false)
 		}
 		return append(b, '}')
@@ -224,7 +260,9 @@ func LogValue(x any, t *Desc) slog.Value {
 
 // String is the String method of a generated type holding sensitive
 // values: the compact JSON of *x (as MarshalJSON writes it) with each
-// sensitive value replaced by the JSON string of its redaction.
+// sensitive value replaced by the JSON string of its redaction. A string that
+// is not valid UTF-8 (which MarshalJSON refuses) has each such byte written as
+// \xNN: the text stays UTF-8, and is then not JSON.
 func String(x any, t *Desc) string {
 	return string(appendRedacted(nil, t, reflect.ValueOf(x).Elem(), false))
 }

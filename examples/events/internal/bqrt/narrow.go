@@ -222,10 +222,11 @@ func onTie(t *Desc, f float64) bool {
 }
 
 // noteNumber records, for the value at the decoder's current path, how the literal
-// lit compares with the shortest decimal of f, when f sits on a bound or enum value
-// of t and they differ.
+// lit compares with the shortest decimal of f, when they differ and f sits on a bound
+// or enum value of t or the value is inside a uniqueItems array (whose items
+// checkUniqueValues compares by their exact values).
 func noteNumber(d *decoder, t *Desc, lit string, f float64) {
-	if !onTie(t, f) {
+	if d.unique == 0 && !onTie(t, f) {
 		return
 	}
 	short := strconv.FormatFloat(f, 'g', -1, 64)
@@ -252,114 +253,60 @@ func (d *decoder) tieAt() (numberTie, bool) {
 }
 
 // cmpDecimal compares two JSON number literals exactly: -1, 0 or +1. It works on the
-// digits (no big arithmetic, no work proportional to an exponent), so a hostile
-// literal costs time linear in its length.
+// digits (readDecimal: no big arithmetic, no copy, no work proportional to an
+// exponent), so a hostile literal costs time linear in its length.
 func cmpDecimal(a, b string) int {
-	an, ad, ae := splitDecimal(a)
-	bn, bd, be := splitDecimal(b)
+	x, y := readDecimal(a), readDecimal(b)
 	switch {
-	case ad == "" && bd == "":
+	case x.len() == 0 && y.len() == 0:
 		return 0
-	case ad == "":
-		if bn {
+	case x.len() == 0:
+		if y.neg {
 			return 1
 		}
 		return -1
-	case bd == "":
-		if an {
+	case y.len() == 0:
+		if x.neg {
 			return -1
 		}
 		return 1
-	case an != bn:
-		if an {
+	case x.neg != y.neg:
+		if x.neg {
 			return -1
 		}
 		return 1
 	}
-	c := cmpMagnitude(ad, ae, bd, be)
-	if an {
+	c := cmpMagnitude(&x, &y)
+	if x.neg {
 		return -c
 	}
 	return c
 }
 
-// cmpMagnitude compares 0.d1 × 10^e1 and 0.d2 × 10^e2 (digit strings without
-// leading or trailing zeros, both non-empty).
-func cmpMagnitude(d1 string, e1 int64, d2 string, e2 int64) int {
-	if e1 != e2 {
-		if e1 < e2 {
+// cmpMagnitude compares |x| and |y|, both nonzero.
+func cmpMagnitude(x, y *decimalLit) int {
+	if x.exp != y.exp {
+		if x.exp < y.exp {
 			return -1
 		}
 		return 1
 	}
-	for i := 0; i < len(d1) && i < len(d2); i++ {
-		if d1[i] != d2[i] {
-			if d1[i] < d2[i] {
+	nx, ny := x.len(), y.len()
+	for i := 0; i < nx && i < ny; i++ {
+		if a, b := x.digit(i), y.digit(i); a != b {
+			if a < b {
 				return -1
 			}
 			return 1
 		}
 	}
 	switch {
-	case len(d1) < len(d2):
+	case nx < ny:
 		return -1
-	case len(d1) > len(d2):
+	case nx > ny:
 		return 1
 	}
 	return 0
-}
-
-// splitDecimal reads a JSON number literal as neg, digits, exp: the value is
-// ±0.digits × 10^exp, digits without leading or trailing zeros ("" for zero). The
-// exponent saturates far beyond any double, which keeps comparisons right.
-func splitDecimal(s string) (neg bool, digits string, exp int64) {
-	if s != "" && s[0] == '-' {
-		neg, s = true, s[1:]
-	}
-	mant := s
-	var e int64
-	if i := indexExp(s); i >= 0 {
-		mant = s[:i]
-		es := s[i+1:]
-		eneg := false
-		if es != "" && (es[0] == '+' || es[0] == '-') {
-			eneg = es[0] == '-'
-			es = es[1:]
-		}
-		for j := 0; j < len(es); j++ {
-			if e < 1<<40 {
-				e = e*10 + int64(es[j]-'0')
-			}
-		}
-		if eneg {
-			e = -e
-		}
-	}
-	intPart, frac := mant, ""
-	for i := 0; i < len(mant); i++ {
-		if mant[i] == '.' {
-			intPart, frac = mant[:i], mant[i+1:]
-			break
-		}
-	}
-	// All digits, with the point after intPart: value = 0.(intPart frac) × 10^(len(intPart)+e).
-	all := intPart + frac
-	point := int64(len(intPart))
-	lead := 0
-	for lead < len(all) && all[lead] == '0' {
-		lead++
-	}
-	all = all[lead:]
-	point -= int64(lead)
-	end := len(all)
-	for end > 0 && all[end-1] == '0' {
-		end--
-	}
-	all = all[:end]
-	if all == "" {
-		return neg, "", 0
-	}
-	return neg, all, point + e
 }
 
 func indexExp(s string) int {

@@ -244,7 +244,7 @@ func decodeValue(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
 		decodeIntStringSlow(d, t, j, d.at())
 	case KFloat64:
 		if j.kind == jsonNumber {
-			if f, err := strconv.ParseFloat(j.str, 64); err == nil {
+			if f, ok := parseFloatLit(j.str); ok {
 				v.SetFloat(f)
 				noteNumber(d, t, j.str, f)
 				return
@@ -272,10 +272,16 @@ func decodeValue(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), len(j.arr), len(j.arr))
+		if t.Flags&FUnique != 0 {
+			d.unique++
+		}
 		for i, it := range j.arr {
 			d.pushIndex(i)
 			decodeValue(d, t.Elem, s.Index(i), it)
 			d.pop()
+		}
+		if t.Flags&FUnique != 0 {
+			d.unique--
 		}
 		v.Set(s)
 	case KMap:
@@ -380,10 +386,15 @@ func decodeObject(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
 
 // ---- validation ----
 
-// validateValue appends the violations of v (of t's Go type) to e.
+// validateValue appends the violations of v (of t's Go type) to d.errs: the constraints
+// of t and, unless d.trusted, every string that is not valid UTF-8 (also where t has
+// no constraint: validateText).
 func validateValue(d *decoder, t *Desc, v reflect.Value) {
 	e := &d.errs
 	if t.Flags&FChecked == 0 {
+		if !d.trusted {
+			validateText(d, t, v)
+		}
 		return
 	}
 	v, ok := nonNull(t, v)
@@ -394,6 +405,10 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 	switch t.Kind {
 	case KString:
 		s := v.String()
+		if !d.trusted && !utf8.ValidString(s) {
+			addErr(e, d.at(), utf8Problem(s)) // the other checks would judge replaced bytes
+			break
+		}
 		// len(s) bounds the code point count from above and len(s)/4 from below
 		// (an invalid byte counts as one): count only when they do not decide.
 		if (t.Flags&FMax != 0 && int64(len(s)) > t.Hi) || (t.Flags&FMin != 0 && int64(len(s)+3)/4 < t.Lo) {
@@ -450,7 +465,7 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 	case KObject:
 		for i := range t.Fields {
 			f := &t.Fields[i]
-			if f.Type.Flags&FChecked == 0 {
+			if f.Type.Flags&FChecked == 0 && (d.trusted || !holdsText(&f.Type)) {
 				continue
 			}
 			fv, ok := present(f, v.Field(i))
@@ -469,7 +484,7 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 		if t.Flags&FUnique != 0 && n > 1 {
 			checkUniqueValues(d, t.Elem, v)
 		}
-		if t.Elem.Flags&FChecked != 0 {
+		if t.Elem.Flags&FChecked != 0 || (!d.trusted && holdsText(t.Elem)) {
 			for i := 0; i < int(n); i++ {
 				d.pushIndex(i)
 				validateValue(d, t.Elem, v.Index(i))
@@ -477,48 +492,156 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 			}
 		}
 	case KMap:
-		if t.Elem.Flags&FChecked != 0 && v.Len() > 0 && !mapValid(d, t.Elem, v) {
-			keys := v.MapKeys()
-			slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
-			for _, k := range keys {
-				d.pushKey(k.String())
-				validateValue(d, t.Elem, v.MapIndex(k))
-				d.pop()
-			}
+		if v.Len() > 0 && (t.Elem.Flags&FChecked != 0 || !d.trusted) && !mapValid(d, t.Elem, v) {
+			reportMap(d, t.Elem, v, true)
 		}
 	}
 }
 
 // mapValid reports whether every value of the map v (values described by t) is
-// valid, cheaply (no sorted keys, no paths): validateValue then reports a map only
-// when it is not. It answers false when it cannot tell without the paths (number
-// ties recorded by the decoder).
-func mapValid(d *decoder, t *Desc, v reflect.Value) bool {
+// valid, and unless d.trusted every key valid UTF-8, cheaply (no sorted keys, no
+// paths): validateValue then reports a map only when it is not. It answers false when
+// it cannot tell without the paths (number ties recorded by the decoder).
+func mapValid(d *decoder, t *Desc, v reflect.Value) bool { return mapValidAs(d, t, v, true) }
+
+// mapValidAs is mapValid (constraints) or its validateText half (!constraints: UTF-8
+// of the keys and of the strings in the values only).
+func mapValidAs(d *decoder, t *Desc, v reflect.Value, constraints bool) bool {
 	if d.ties != nil {
 		return false
 	}
-	if et := resolve(t); et.Kind == KString && t.Flags&FNullable == 0 && v.CanInterface() {
+	text := !d.trusted
+	checked := constraints && t.Flags&FChecked != 0
+	if et := resolve(t); et.Kind == KString && !isNullable(t) && v.CanInterface() {
 		if m, ok := v.Interface().(map[string]string); ok {
-			for _, s := range m {
-				if !stringValid(et, s) {
+			for k, s := range m {
+				if (text && !(utf8.ValidString(k) && utf8.ValidString(s))) || (checked && !stringValid(et, s)) {
 					return false
 				}
 			}
 			return true
 		}
 	}
-	var sub decoder
+	sub := decoder{trusted: d.trusted}
 	var it reflect.MapIter
 	it.Reset(v)
 	val := reflect.New(v.Type().Elem()).Elem()
 	for it.Next() {
+		if text && !utf8.ValidString(it.Key().String()) {
+			return false
+		}
 		val.SetIterValue(&it)
-		validateValue(&sub, t, val)
+		if constraints {
+			validateValue(&sub, t, val)
+		} else {
+			validateText(&sub, t, val)
+		}
 		if len(sub.errs) > 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// reportMap records what is wrong in the map v (values described by t), entry by entry
+// in key order: a key that is not valid UTF-8 (unless d.trusted), then the value's
+// violations (validateValue, or validateText when !constraints).
+func reportMap(d *decoder, t *Desc, v reflect.Value, constraints bool) {
+	keys := v.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	for _, k := range keys {
+		d.pushKey(k.String())
+		if !d.trusted {
+			if msg := utf8Problem(k.String()); msg != "" {
+				addErr(&d.errs, d.at(), "map key: "+msg)
+			}
+		}
+		if constraints {
+			validateValue(d, t, v.MapIndex(k))
+		} else {
+			validateText(d, t, v.MapIndex(k))
+		}
+		d.pop()
+	}
+}
+
+// validateText appends to d.errs every string of v (of t's Go type) that is not valid
+// UTF-8, at its path: string and uuid values, money currencies, map keys, wherever
+// they are, and nothing else. A message is UTF-8 JSON: the strict parser rejects such
+// bytes on the consume path, and the producer refuses them here rather than have the
+// encoder repair them. It is what validateValue checks where t has no constraint, and
+// Marshal's diagnosis.
+func validateText(d *decoder, t *Desc, v reflect.Value) {
+	v, ok := nonNull(t, v)
+	if !ok {
+		return
+	}
+	t = resolve(t)
+	switch t.Kind {
+	case KString, KUUID:
+		if msg := utf8Problem(v.String()); msg != "" {
+			addErr(&d.errs, d.at(), msg)
+		}
+	case KMoney:
+		if msg := utf8Problem(v.Field(1).String()); msg != "" {
+			addErr(&d.errs, pathKey(d.at(), "currency"), msg)
+		}
+	case KObject:
+		for i := range t.Fields {
+			f := &t.Fields[i]
+			if !holdsText(&f.Type) {
+				continue
+			}
+			fv, ok := present(f, v.Field(i))
+			if !ok {
+				continue
+			}
+			d.pushKey(f.Key)
+			validateText(d, &f.Type, fv)
+			d.pop()
+		}
+	case KArray:
+		if holdsText(t.Elem) {
+			for i := 0; i < v.Len(); i++ {
+				d.pushIndex(i)
+				validateText(d, t.Elem, v.Index(i))
+				d.pop()
+			}
+		}
+	case KMap:
+		if v.Len() > 0 && !mapValidAs(d, t.Elem, v, false) {
+			reportMap(d, t.Elem, v, false)
+		}
+	}
+}
+
+// holdsText reports whether a value described by t can hold a string validateText
+// checks (a string, uuid, money or map, or an object or array with one inside). It
+// looks at no more than 64 descriptors and answers true beyond them (recursive and
+// large types).
+func holdsText(t *Desc) bool {
+	budget := 64
+	return holdsTextIn(t, &budget)
+}
+
+func holdsTextIn(t *Desc, budget *int) bool {
+	if *budget--; *budget < 0 {
+		return true
+	}
+	t = resolve(t)
+	switch t.Kind {
+	case KString, KUUID, KMoney, KMap:
+		return true
+	case KArray:
+		return holdsTextIn(t.Elem, budget)
+	case KObject:
+		for i := range t.Fields {
+			if holdsTextIn(&t.Fields[i].Type, budget) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stringValid reports whether s passes the checks validateValue makes on a string
@@ -610,12 +733,21 @@ func isCurrency(c string) bool {
 }
 
 // checkUniqueValues checks uniqueItems on the slice v: no two items with equal
-// canonical JSON encodings (-0 and 0 equal, as JSON Schema says).
+// canonical JSON encodings (-0 and 0 equal, as JSON Schema says). A decoded number
+// whose literal is not the shortest decimal of its double (recorded by noteNumber) is
+// encoded by its exact value (encodeAt), so that [1, 1.00000000000000000001] holds two
+// different items, as in JSON Schema.
 func checkUniqueValues(d *decoder, t *Desc, v reflect.Value) {
 	seen := make(map[string]int, v.Len())
 	var buf []byte
 	for i := 0; i < v.Len(); i++ {
-		buf = canonicalZero(encodeValue(buf[:0], t, v.Index(i)))
+		if d.ties != nil {
+			d.pushIndex(i)
+			buf = canonicalZero(encodeAt(d, buf[:0], t, v.Index(i)))
+			d.pop()
+		} else {
+			buf = canonicalZero(encodeValue(buf[:0], t, v.Index(i)))
+		}
 		if j, dup := seen[string(buf)]; dup {
 			addErr(&d.errs, d.at(), "items at index "+itoa(j)+" and "+itoa(i)+" are equal")
 			return
@@ -627,13 +759,23 @@ func checkUniqueValues(d *decoder, t *Desc, v reflect.Value) {
 // ---- encoding ----
 
 // encodeValue appends the JSON of v (of t's Go type) to b.
-func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
+func encodeValue(b []byte, t *Desc, v reflect.Value) []byte { return encodeAt(nil, b, t, v) }
+
+// encodeAt is encodeValue. With a decoder d (uniqueItems keys), it follows the path of
+// each value in d, and writes a number whose literal the decoder recorded there
+// (d.tieAt) as that literal's exact value (appendExactDecimal).
+func encodeAt(d *decoder, b []byte, t *Desc, v reflect.Value) []byte {
 	v, ok := nonNull(t, v)
 	if !ok {
 		return append(b, "null"...)
 	}
 	t = resolve(t)
 	if t.Kind < KObject {
+		if d != nil && t.Kind == KFloat64 {
+			if tie, ok := d.tieAt(); ok {
+				return appendExactDecimal(b, tie.lit)
+			}
+		}
 		return appendScalar(b, t, v)
 	}
 	switch t.Kind {
@@ -651,7 +793,13 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 			}
 			first = false
 			b = appendKey(b, f.Key)
-			b = encodeValue(b, &f.Type, fv)
+			if d != nil {
+				d.pushKey(f.Key)
+			}
+			b = encodeAt(d, b, &f.Type, fv)
+			if d != nil {
+				d.pop()
+			}
 		}
 		return append(b, '}')
 	case KArray:
@@ -660,7 +808,13 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = encodeValue(b, t.Elem, v.Index(i))
+			if d != nil {
+				d.pushIndex(i)
+			}
+			b = encodeAt(d, b, t.Elem, v.Index(i))
+			if d != nil {
+				d.pop()
+			}
 		}
 		return append(b, ']')
 	case KMap:
@@ -672,7 +826,13 @@ func encodeValue(b []byte, t *Desc, v reflect.Value) []byte {
 				b = append(b, ',')
 			}
 			b = appendKey(b, k.String())
-			b = encodeValue(b, t.Elem, v.MapIndex(k))
+			if d != nil {
+				d.pushKey(k.String())
+			}
+			b = encodeAt(d, b, t.Elem, v.MapIndex(k))
+			if d != nil {
+				d.pop()
+			}
 		}
 		return append(b, '}')
 	}
@@ -687,9 +847,23 @@ func Validate(x any, t *Desc) error {
 	return validateWith(t, reflect.ValueOf(x).Elem())
 }
 
-// Marshal returns the compact JSON of *x (x is a pointer to t's Go type).
+// Marshal returns the compact JSON of *x (x is a pointer to t's Go type). It does
+// not validate the constraints, but refuses a string that is not valid UTF-8 (which the
+// encoder does not repair): the error is then a ValidationErrors (ErrInvalidData)
+// naming each such string.
 func Marshal(x any, t *Desc) ([]byte, error) {
-	return encodeValue(nil, t, reflect.ValueOf(x).Elem()), nil
+	v := reflect.ValueOf(x).Elem()
+	b := encodeValue(nil, t, v)
+	if utf8.Valid(b) {
+		return b, nil
+	}
+	d := getDecoder()
+	defer d.release()
+	validateText(d, t, v)
+	if len(d.errs) == 0 { // every byte of b comes from a string validateText checks
+		return nil, ValidationErrors{{Path: "$", Message: "invalid UTF-8 in the encoding"}}
+	}
+	return nil, d.errs
 }
 
 // Unmarshal strictly decodes b into a fresh value (decodeStreamAt), validates it

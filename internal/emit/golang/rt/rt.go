@@ -24,7 +24,8 @@ import (
 var (
 	// ErrInvalidData: the data block breaks its message schema (wrong type,
 	// missing required key, unknown key in a closed object, broken
-	// constraint). Always carried by a ValidationErrors. Dead-letter reason
+	// constraint; on the producer side also a string that is not valid
+	// UTF-8). Always carried by a ValidationErrors. Dead-letter reason
 	// "poison".
 	ErrInvalidData = bqrt.ErrInvalidData
 	// ErrMalformedEnvelope: the body is not strict JSON (invalid UTF-8,
@@ -207,9 +208,10 @@ type messageData interface {
 // (or the one of WithTraceID), T's default queue unless WithQueue says
 // otherwise, meta.lang "go", schema_version 1, created_at now in Unix
 // milliseconds, attempts 0. The generated New… function of each message
-// calls it. Errors: the data's ValidationErrors (ErrInvalidData), or
-// ErrMalformedEnvelope for a blank trace id, no queue, or an id from
-// WithIDSource that is empty or equals the trace id.
+// calls it. Errors: the data's ValidationErrors (ErrInvalidData; a string
+// that is not valid UTF-8 included, at its path), or ErrMalformedEnvelope for
+// a blank trace id, no queue, an id from WithIDSource that is empty or equals
+// the trace id, or a trace id, queue or id that is not valid UTF-8.
 func New[T any, P MessageData[T]](data T, opts ...Option) (*Message[T], error) {
 	m := &Message[T]{Data: data}
 	urn, queue, t := P(&m.Data).BabelQueueMessage()
@@ -329,10 +331,11 @@ func describe(p any) (*bqrt.Desc, error) {
 // attempts, then dead_letter{reason, error, exception, failed_at,
 // original_queue, attempts, lang} when DeadLetter is non-nil.
 //
-// Errors: the data's ValidationErrors (ErrInvalidData); ErrMalformedEnvelope
-// when a consumer would reject the envelope (empty URN, blank trace id;
-// negative attempts); ErrUnsupportedSchemaVersion when Meta.SchemaVersion is
-// not 1; an error when T is not a generated message type.
+// Errors: the data's ValidationErrors (ErrInvalidData; a string that is not
+// valid UTF-8 included, at its path); ErrMalformedEnvelope when a consumer
+// would reject the envelope (empty URN, blank trace id; negative attempts; an
+// envelope string that is not valid UTF-8); ErrUnsupportedSchemaVersion when
+// Meta.SchemaVersion is not 1; an error when T is not a generated message type.
 func (m *Message[T]) Encode() ([]byte, error) { return encodeMessage(m, &m.Data) }
 
 // encodeMessage is Message[T].Encode for the *Message[T] msg whose Data field
@@ -490,6 +493,9 @@ func initMessage(msg, data any, urn, defaultQueue string, t *bqrt.Desc, opts []O
 	} else {
 		for id = bqrt.NewUUID(); id == trace; id = bqrt.NewUUID() {
 		}
+	}
+	if err := bqrt.CheckEnvelopeText("trace_id", trace, "meta.queue", o.queue, "meta.id", id); err != nil {
+		return err
 	}
 	now := time.Now
 	if o.now != nil {

@@ -145,15 +145,19 @@ func checkUnique[T any](e *ValidationErrors, path string, items []T, enc func([]
 }
 
 // canonicalZero rewrites every number token -0 in encoder output to 0, so
-// that equality of encodings is JSON equality.
+// that equality of encodings is JSON equality. It works in place, in one pass.
 func canonicalZero(b []byte) []byte {
 	inString := false
+	w := 0
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
 		case inString:
-			if c == '\\' {
+			if c == '\\' && i+1 < len(b) {
+				b[w] = c
+				w++
 				i++
+				c = b[i]
 			} else if c == '"' {
 				inString = false
 			}
@@ -161,10 +165,12 @@ func canonicalZero(b []byte) []byte {
 			inString = true
 		case c == '-' && i+1 < len(b) && b[i+1] == '0' &&
 			(i+2 == len(b) || !(isDigit(b[i+2]) || b[i+2] == '.' || b[i+2] == 'e' || b[i+2] == 'E')):
-			b = append(b[:i], b[i+1:]...)
+			continue // drop the sign
 		}
+		b[w] = c
+		w++
 	}
-	return b
+	return b[:w]
 }
 
 // checkMoney checks a Money value (the wire contract's data rules): the currency is an

@@ -56,10 +56,11 @@ type DeadLetter struct {
 // exception, failed_at, original_queue, attempts, lang} when h.DeadLetter is
 // non-nil.
 //
-// Errors: the data's ValidationErrors (ErrInvalidData); ErrMalformedEnvelope
-// when a consumer would reject the envelope (empty URN, blank trace id,
-// negative attempts); ErrUnsupportedSchemaVersion when Meta.SchemaVersion is
-// not 1.
+// Errors: the data's ValidationErrors (ErrInvalidData; a string of the data
+// that is not valid UTF-8 included, at its path); ErrMalformedEnvelope when a
+// consumer would reject the envelope (empty URN, blank trace id, negative
+// attempts, an envelope string that is not valid UTF-8: CheckEnvelopeText);
+// ErrUnsupportedSchemaVersion when Meta.SchemaVersion is not 1.
 func Encode(h *Header, data any, t *Desc) ([]byte, error) {
 	v := reflect.ValueOf(data).Elem()
 	if err := validateWith(t, v); err != nil {
@@ -77,6 +78,15 @@ func Encode(h *Header, data any, t *Desc) ([]byte, error) {
 		return nil, malformed("negative attempts %d", h.Attempts)
 	case dl != nil && dl.Attempts < 0:
 		return nil, malformed("negative dead_letter.attempts %d", dl.Attempts)
+	}
+	if err := CheckEnvelopeText("job", h.URN, "trace_id", h.TraceID, "meta.id", meta.ID, "meta.queue", meta.Queue, "meta.lang", meta.Lang); err != nil {
+		return nil, err
+	}
+	if dl != nil {
+		if err := CheckEnvelopeText("dead_letter.reason", dl.Reason, "dead_letter.error", derefString(dl.Error),
+			"dead_letter.exception", derefString(dl.Exception), "dead_letter.original_queue", dl.OriginalQueue, "dead_letter.lang", dl.Lang); err != nil {
+			return nil, err
+		}
 	}
 	b := make([]byte, 0, 512)
 	b = append(b, `{"job":`...)

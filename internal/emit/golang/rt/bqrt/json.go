@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -455,11 +454,178 @@ func (p *parser) numberLit() (string, error) {
 	}
 	lit := p.src[start:p.i]
 	if !smallNumber(lit) {
-		if _, err := strconv.ParseFloat(lit, 64); err != nil {
+		if _, ok := parseFloatLit(lit); !ok {
 			return "", &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
 		}
 	}
 	return lit, nil
+}
+
+// maxDirectFloatLit is the longest number literal handed to strconv.ParseFloat as it
+// is. ParseFloat keeps 800 significant digits, and when the integer part of a literal
+// is longer than that it places the decimal point after the 800th digit
+// (5 followed by 1,000 zeros and e-990, which is 5×10¹⁰, reads as 5×10⁻¹⁹¹); a
+// literal of at most 800 bytes has at most 800 digits and is read right.
+const maxDirectFloatLit = 800
+
+// floatLitDigits is how many significant digits parseFloatLit keeps of a longer
+// literal, followed by one nonzero digit standing for the rest. The exact decimal
+// expansion of a double, or of the point halfway between two adjacent doubles (where
+// rounding changes), has at most 768 significant digits, so every such point falls
+// on a multiple of the last kept digit: the shortened literal lies strictly between
+// the same two of them as the whole literal does, and rounds the same way.
+const floatLitDigits = 780
+
+// parseFloatLit returns the double nearest to the value of the JSON number literal lit
+// (valid syntax), rounded correctly (ties to even) whatever the literal's length, as
+// JSON Schema reads a number: its mathematical value. ok is false when that value is
+// beyond the doubles (it rounds to ±Inf); a nonzero value below the smallest double
+// rounds to ±0 and is ok. Time and memory are linear in len(lit).
+func parseFloatLit(lit string) (float64, bool) {
+	if len(lit) <= maxDirectFloatLit {
+		f, err := strconv.ParseFloat(lit, 64)
+		return f, err == nil
+	}
+	d := readDecimal(lit)
+	n := d.len()
+	switch {
+	case n == 0:
+		if d.neg {
+			return math.Copysign(0, -1), true
+		}
+		return 0, true
+	case d.exp > 310: // at least 10^309
+		return 0, false
+	case d.exp < -330: // below 10^-330: rounds to zero
+		if d.neg {
+			return math.Copysign(0, -1), true
+		}
+		return 0, true
+	}
+	// ±0.<digits>e<exp>, the point before every digit: ParseFloat places it right.
+	var buf [floatLitDigits + 32]byte
+	b := buf[:0]
+	if d.neg {
+		b = append(b, '-')
+	}
+	b = append(b, '0', '.')
+	b = d.appendDigits(b, floatLitDigits)
+	if n > floatLitDigits {
+		b = append(b, '1') // the dropped digits end in a nonzero digit (trailing zeros are trimmed)
+	}
+	b = append(b, 'e')
+	b = strconv.AppendInt(b, d.exp, 10)
+	f, err := strconv.ParseFloat(string(b), 64)
+	return f, err == nil
+}
+
+// decimalLit is a JSON number literal read as ±0.d₁d₂…dₙ × 10^exp, d₁ ≠ 0: its
+// significant digits are hi followed by lo (slices of the literal: the digits of the
+// integer part and of the fraction without the leading and trailing zeros of the
+// whole, so either may be empty). Zero has no digits.
+type decimalLit struct {
+	neg    bool
+	hi, lo string
+	exp    int64
+}
+
+// maxDecimalExp is where readDecimal stops counting an exponent: far beyond every
+// double, yet far from overflowing an int64 after adding a literal's length.
+const maxDecimalExp = 1 << 40
+
+// readDecimal reads a JSON number literal (valid syntax) in one pass, without copying
+// it. An exponent beyond ±maxDecimalExp saturates there, which keeps every comparison
+// and classification right.
+func readDecimal(s string) decimalLit {
+	var d decimalLit
+	if s != "" && s[0] == '-' {
+		d.neg, s = true, s[1:]
+	}
+	mant := s
+	var e int64
+	if i := indexExp(s); i >= 0 {
+		mant = s[:i]
+		es := s[i+1:]
+		eneg := false
+		if es != "" && (es[0] == '+' || es[0] == '-') {
+			eneg = es[0] == '-'
+			es = es[1:]
+		}
+		for j := 0; j < len(es); j++ {
+			if e < maxDecimalExp {
+				e = e*10 + int64(es[j]-'0')
+			}
+		}
+		if eneg {
+			e = -e
+		}
+	}
+	intPart, frac := mant, ""
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		intPart, frac = mant[:i], mant[i+1:]
+	}
+	// value = 0.(intPart frac) × 10^(len(intPart)+e); drop the leading zeros of the
+	// digits (moving the point), then the trailing ones.
+	point := int64(len(intPart))
+	lead := 0
+	for lead < len(intPart) && intPart[lead] == '0' {
+		lead++
+	}
+	if lead == len(intPart) {
+		f := 0
+		for f < len(frac) && frac[f] == '0' {
+			f++
+		}
+		lead += f
+		d.lo = frac[f:]
+	} else {
+		d.hi, d.lo = intPart[lead:], frac
+	}
+	d.lo = strings.TrimRight(d.lo, "0")
+	if d.lo == "" {
+		d.hi = strings.TrimRight(d.hi, "0")
+	}
+	if d.len() == 0 {
+		return decimalLit{neg: d.neg}
+	}
+	d.exp = point - int64(lead) + e
+	return d
+}
+
+// len returns the number of significant digits.
+func (d *decimalLit) len() int { return len(d.hi) + len(d.lo) }
+
+// digit returns significant digit i (0-based), i < d.len().
+func (d *decimalLit) digit(i int) byte {
+	if i < len(d.hi) {
+		return d.hi[i]
+	}
+	return d.lo[i-len(d.hi)]
+}
+
+// appendDigits appends the first (at most) max significant digits.
+func (d *decimalLit) appendDigits(b []byte, max int) []byte {
+	h := min(len(d.hi), max)
+	b = append(b, d.hi[:h]...)
+	return append(b, d.lo[:min(len(d.lo), max-h)]...)
+}
+
+// appendExactDecimal appends the value of the number literal lit in one canonical
+// spelling: 0 for zero, else ±0.<significant digits>e<exponent>. Two literals have the
+// same spelling exactly when their values are equal; it is never the spelling
+// appendFloat writes for a double (which has no "0." before an exponent).
+func appendExactDecimal(b []byte, lit string) []byte {
+	d := readDecimal(lit)
+	if d.len() == 0 {
+		return append(b, '0')
+	}
+	if d.neg {
+		b = append(b, '-')
+	}
+	b = append(b, '0', '.')
+	b = d.appendDigits(b, d.len())
+	b = append(b, 'e')
+	return strconv.AppendInt(b, d.exp, 10)
 }
 
 // smallNumber reports whether lit (a valid JSON number) is a plain integer of at
@@ -655,9 +821,15 @@ func (p *parser) string() (string, error) {
 type decoder struct {
 	errs ValidationErrors
 	path []pathElem // where the table-driven codec is (see at)
-	// ties are the number literals that decoded onto a bound or enum value but are not
-	// its shortest decimal, by path (noteNumber); usually nil.
+	// ties are the number literals that decoded onto a bound or enum value, or inside
+	// a uniqueItems array, but are not the shortest decimal of their double, by path
+	// (noteNumber); usually nil.
 	ties map[string]numberTie
+	// unique is the number of uniqueItems arrays whose items are being decoded.
+	unique int
+	// trusted: the value being validated was decoded by the strict parser, so every
+	// string in it is valid UTF-8 and validateValue skips that check.
+	trusted bool
 }
 
 // fail records a decoding error at path.
@@ -738,7 +910,9 @@ const (
 )
 
 // exactInt64 decides exactly whether a JSON number literal is an integer
-// within int64, and returns its value when it is.
+// within int64, and returns its value when it is. It decides on the literal's
+// digits (readDecimal), in time linear in its length: no big arithmetic, no work
+// proportional to an exponent.
 func exactInt64(lit string) (int64, intVerdict) {
 	plain := true
 	for i := 0; i < len(lit); i++ {
@@ -759,41 +933,44 @@ func exactInt64(lit string) (int64, intVerdict) {
 			}
 			return n, intOK
 		}
+		if len(digits) > 19 {
+			return 0, intOutOfRange // ParseInt would copy the literal into its error
+		}
 		n, err := strconv.ParseInt(lit, 10, 64)
 		if err != nil {
 			return 0, intOutOfRange
 		}
 		return n, intOK
 	}
-	f, _ := strconv.ParseFloat(lit, 64) // finite: checked by the parser
-	if f == 0 {
-		// Either exactly zero or a nonzero value below the smallest double,
-		// which is not an integer. Decide on the mantissa digits, without
-		// building 10^exponent.
-		for i := 0; i < len(lit); i++ {
-			c := lit[i]
-			if c == 'e' || c == 'E' {
-				break
-			}
-			if c >= '1' && c <= '9' {
-				return 0, intNotInteger
-			}
-		}
+	// ±0.d₁…dₙ × 10^exp is an integer when exp >= n, within int64 only if exp <= 19.
+	d := readDecimal(lit)
+	n := d.len()
+	switch {
+	case n == 0:
 		return 0, intOK
-	}
-	if f != math.Trunc(f) {
+	case d.exp < int64(n):
 		return 0, intNotInteger
-	}
-	// f is a nonzero double, so the literal's effective decimal exponent is
-	// bounded by its length plus ~330: exact arithmetic is cheap.
-	r, ok := new(big.Rat).SetString(lit)
-	if !ok || !r.IsInt() {
-		return 0, intNotInteger
-	}
-	if !r.Num().IsInt64() {
+	case d.exp > 19:
 		return 0, intOutOfRange
 	}
-	return r.Num().Int64(), intOK
+	var u uint64 // below 10^19 < 2^64
+	for i := 0; i < n; i++ {
+		u = u*10 + uint64(d.digit(i)-'0')
+	}
+	for i := int64(n); i < d.exp; i++ {
+		u *= 10
+	}
+	limit := uint64(math.MaxInt64)
+	if d.neg {
+		limit++
+	}
+	if u > limit {
+		return 0, intOutOfRange
+	}
+	if d.neg {
+		return -int64(u), intOK // -2^63 included: int64(2^63) negates to itself
+	}
+	return int64(u), intOK
 }
 
 // int64String accepts a JSON string holding an integer in canonical decimal
@@ -818,7 +995,7 @@ func parseCanonicalInt(s string) (int64, bool) {
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
 	}
-	if digits == "" || (digits[0] == '0' && (len(digits) > 1 || len(s) > 1)) {
+	if digits == "" || (digits[0] == '0' && (len(digits) > 1 || len(s) > 1)) || len(digits) > 19 {
 		return 0, false
 	}
 	for i := 0; i < len(digits); i++ {
@@ -839,8 +1016,8 @@ func (d *decoder) float64(v *jsonValue, path string) (float64, bool) {
 		d.mismatch(v, path, "number")
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(v.str, 64)
-	if err != nil {
+	f, ok := parseFloatLit(v.str)
+	if !ok {
 		d.fail(path, "number "+abbreviate(v.str)+" overflows a float64")
 		return 0, false
 	}
@@ -933,7 +1110,7 @@ func pathKey(path, key string) string {
 		return path + "." + key
 	}
 	b := append([]byte(path), '[')
-	b = appendString(b, key)
+	b = appendQuoted(b, key)
 	return string(append(b, ']'))
 }
 
@@ -947,9 +1124,20 @@ func pathIndex(path string, i int) string {
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string exactly as encoding/json does with
-// SetEscapeHTML(false): control characters, '"' and '\\' escaped, U+2028 and
-// U+2029 escaped, invalid UTF-8 replaced by \ufffd.
-func appendString(b []byte, s string) []byte {
+// SetEscapeHTML(false) — control characters, '"' and '\\' escaped, U+2028 and U+2029
+// escaped — except that it never repairs: a byte that is not part of valid UTF-8 is
+// copied as it is (encoding/json writes \ufffd in its place). The result is then not
+// UTF-8 JSON, which every consumer rejects; the producer refuses such strings before
+// they get here (validateValue, CheckEnvelopeText) and Marshal checks its output.
+func appendString(b []byte, s string) []byte { return appendStringAs(b, s, false) }
+
+// appendQuoted is appendString for text shown to people (paths in errors): a byte that
+// is not part of valid UTF-8 is written as \xNN, so that the text stays UTF-8 and
+// names the byte.
+func appendQuoted(b []byte, s string) []byte { return appendStringAs(b, s, true) }
+
+// appendStringAs is appendString, or appendQuoted when quoted is set.
+func appendStringAs(b []byte, s string, quoted bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -981,10 +1169,12 @@ func appendString(b []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
+			if quoted {
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'x', hexDigits[s[i]>>4], hexDigits[s[i]&0xf])
+				start = i + 1
+			}
+			i++
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
@@ -998,6 +1188,48 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// utf8Problem says where s stops being valid UTF-8 ("invalid UTF-8 (byte 0xff at
+// offset 3)"), or returns "" when it is valid.
+func utf8Problem(s string) string {
+	if utf8.ValidString(s) {
+		return ""
+	}
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return fmt.Sprintf("invalid UTF-8 (byte 0x%02x at offset %d)", s[i], i)
+}
+
+// CheckEnvelopeText returns an ErrMalformedEnvelope error naming the first of the
+// envelope strings, given as name, value pairs ("trace_id", id, "meta.queue", q, …),
+// that is not valid UTF-8, with the offending byte and its offset:
+// "babelqueue: malformed envelope: trace_id: invalid UTF-8 (byte 0xff at offset 3)".
+// A message is UTF-8 JSON (RFC 8259 §8.1; every consumer rejects such a body), and the
+// encoder does not repair strings, so the producer refuses them: Encode checks every
+// envelope string, the runtime package's New those it takes from its options. It
+// returns nil when every value is valid UTF-8; an odd last name is ignored.
+func CheckEnvelopeText(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if msg := utf8Problem(pairs[i+1]); msg != "" {
+			return fmt.Errorf("%w: %s: %s", ErrMalformedEnvelope, pairs[i], msg)
+		}
+	}
+	return nil
+}
+
+// derefString returns *s, or "" for nil.
+func derefString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // appendKey appends an object key and its colon: "key":.

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // dump renders a parsed tree compactly, to assert parse results exactly.
@@ -470,8 +471,7 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		{"\x00\x01\x1f\x7f", `"\u0000\u0001\u001f` + "\x7f\""},
 		{"\u2028\u2029", `"\u2028\u2029"`},
 		{"é€😀", `"é€😀"`},
-		{"a\xffb", `"a\ufffdb"`},
-		{"\xed\xa0\x80", `"\ufffd\ufffd\ufffd"`},
+		{"\ufffd", "\"\ufffd\""}, // U+FFFD itself is valid, written as is
 		{"/", `"/"`},
 	}
 	for _, tt := range tests {
@@ -482,7 +482,53 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		if std := stdEncode(t, tt.in); got != std {
 			t.Errorf("appendString(%q) = %s, encoding/json %s", tt.in, got, std)
 		}
+		if q := string(appendQuoted(nil, tt.in)); q != got {
+			t.Errorf("appendQuoted(%q) = %s, appendString %s", tt.in, q, got)
+		}
 	}
+}
+
+// TestAppendStringNeverRepairs: bytes that are not UTF-8 are copied as they are (never
+// replaced with U+FFFD, as encoding/json does), or shown as \xNN by appendQuoted.
+func TestAppendStringNeverRepairs(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want, quoted string }{
+		{"a\xffb", "\"a\xffb\"", `"a\xffb"`},
+		{"caf\xff", "\"caf\xff\"", `"caf\xff"`},
+		{"\xed\xa0\x80", "\"\xed\xa0\x80\"", `"\xed\xa0\x80"`},
+		{"\xc3\"\n", "\"\xc3\\\"\\n\"", `"\xc3\"\n"`},
+		{"é\xc0\xafé", "\"é\xc0\xafé\"", `"é\xc0\xafé"`},
+	}
+	for _, tt := range tests {
+		if got := string(appendString(nil, tt.in)); got != tt.want {
+			t.Errorf("appendString(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := string(appendQuoted(nil, tt.in)); got != tt.quoted {
+			t.Errorf("appendQuoted(%q) = %s, want %s", tt.in, got, tt.quoted)
+		}
+	}
+}
+
+// refAppendString is appendString by another route: encoding/json for the valid runs
+// of s, the invalid bytes as they are.
+func refAppendString(t *testing.T, s string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteByte('"')
+	run := 0
+	flush := func(i int) { b.WriteString(strings.TrimSuffix(strings.TrimPrefix(stdEncode(t, s[run:i]), `"`), `"`)) }
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			flush(i)
+			b.WriteByte(s[i])
+			run = i + 1
+		}
+		i += size
+	}
+	flush(len(s))
+	b.WriteByte('"')
+	return b.String()
 }
 
 func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
@@ -574,8 +620,11 @@ func TestEncoderPropertyAgainstEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 20000; i++ {
 		s := randString(r)
-		if got, std := string(appendString(nil, s)), stdEncode(t, s); got != std {
-			t.Fatalf("appendString(%q) = %s, encoding/json %s", s, got, std)
+		if got, ref := string(appendString(nil, s)), refAppendString(t, s); got != ref {
+			t.Fatalf("appendString(%q) = %q, want %q", s, got, ref)
+		}
+		if v := strings.ToValidUTF8(s, ""); string(appendString(nil, v)) != stdEncode(t, v) {
+			t.Fatalf("appendString(%q) = %s, encoding/json %s", v, appendString(nil, v), stdEncode(t, v))
 		}
 		var f float64
 		switch i % 3 {
@@ -596,7 +645,10 @@ func TestEncoderPropertyAgainstEncodingJSON(t *testing.T) {
 		if got, std := string(appendInt(nil, n)), stdEncode(t, n); got != std {
 			t.Fatalf("appendInt(%d) = %s, encoding/json %s", n, got, std)
 		}
-		m := map[string]string{randString(r): randString(r), randString(r): randString(r)}
+		m := map[string]string{}
+		for range 2 {
+			m[strings.ToValidUTF8(randString(r), "")] = strings.ToValidUTF8(randString(r), "")
+		}
 		if got, std := string(appendMap(nil, m, appendString)), stdEncode(t, m); got != std {
 			t.Fatalf("appendMap(%q) = %s, encoding/json %s", m, got, std)
 		}

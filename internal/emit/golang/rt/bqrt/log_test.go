@@ -2,11 +2,13 @@ package bqrt
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A hand-written descriptor set with sensitive values at every kind of place:
@@ -268,5 +270,42 @@ func TestLogJSONHandlerMatchesString(t *testing.T) {
 	want := `{"level":"INFO","msg":"m","order":` + x.String() + "}\n"
 	if got := buf.String(); got != want {
 		t.Errorf("JSON handler:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestLogInvalidUTF8: a string that is not UTF-8 (which the producer refuses, but a
+// log may be asked to show) keeps String, and the array text of LogValue, UTF-8: its
+// bytes are written as \xNN (appendQuoted); the JSON handler gets that text as one
+// JSON string, since JSON has no \x escape.
+func TestLogInvalidUTF8(t *testing.T) {
+	withLogNamedTypes(t)
+	x := sampleLogOrder()
+	x.Shipping.Country = "F\xff"
+	x.Lines[0].SKU = "A\xfe"
+	x.Tags = map[string]string{"k\xff": "v"}
+	want := strings.NewReplacer(`"country":"FR"`, `"country":"F\xff"`, `"sku":"A-1"`, `"sku":"A\xfe"`,
+		`"tags":{"a":"a***","z":"Ω***"}`, `"tags":{"k\xff":"v***"}`).Replace(wantLogOrderJSON)
+	if got := x.String(); got != want {
+		t.Errorf("String():\n got %s\nwant %s", got, want)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTime})).Info("m", "order", x)
+	line := buf.String()
+	if !utf8.ValidString(line) || !json.Valid([]byte(line)) {
+		t.Errorf("JSON handler wrote a line that is not UTF-8 JSON: %q", line)
+	}
+	if lines := `"lines":"[{\"sku\":\"A\\xfe\",\"buyer\":\"Z***\"},{\"sku\":\"B-2\",\"buyer\":\"***\"}]"`; !strings.Contains(line, lines) {
+		t.Errorf("JSON handler:\n got %s\nwant it to contain %s", line, lines)
+	}
+	buf.Reset()
+	slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTime})).Info("m", "order", x)
+	if line := buf.String(); !utf8.ValidString(line) || !strings.Contains(line, `order.lines="[{\"sku\":\"A\\xfe\",`) {
+		t.Errorf("text handler: %q", line)
+	}
+	// Valid text, backslashes included, is still embedded as JSON.
+	for _, s := range []string{`[\x]`, `["a\\x"]`, `["\u00ff"]`, `"\\\\x"`} {
+		if hasByteEscape(s) != (s == `[\x]`) {
+			t.Errorf("hasByteEscape(%s) = %v", s, hasByteEscape(s))
+		}
 	}
 }

@@ -4,7 +4,6 @@ package bqrt
 
 import (
 	"reflect"
-	"strconv"
 )
 
 // ---- the consume path without a tree ----
@@ -42,6 +41,7 @@ func (s *dataSink) finish() error {
 	if len(s.d.errs) > 0 {
 		return s.d.errs
 	}
+	s.d.trusted = true // decoded by the strict parser: valid UTF-8
 	validateValue(&s.d, s.t, s.v)
 	return s.d.errs.errOrNil()
 }
@@ -156,6 +156,7 @@ func decodeStreamAt(p *parser, at, depth int, whole bool, t *Desc, v reflect.Val
 	if len(d.errs) > 0 {
 		return d.errs
 	}
+	d.trusted = true // decoded by the strict parser: valid UTF-8
 	validateValue(d, t, v)
 	return d.errs.errOrNil()
 }
@@ -222,7 +223,7 @@ func decodeStream(d *decoder, p *parser, t *Desc, v reflect.Value, depth int) er
 			if err != nil {
 				return err
 			}
-			if f, err := strconv.ParseFloat(lit, 64); err == nil {
+			if f, ok := parseFloatLit(lit); ok {
 				v.SetFloat(f)
 				noteNumber(d, t, lit, f)
 				return nil
@@ -452,6 +453,10 @@ func decodeArrayStream(d *decoder, p *parser, t *Desc, v reflect.Value, depth in
 		return nil
 	}
 	v.Set(reflect.MakeSlice(v.Type(), 0, 4))
+	if t.Flags&FUnique != 0 {
+		d.unique++
+		defer func() { d.unique-- }()
+	}
 	for n := 0; ; n++ {
 		if n == v.Cap() {
 			v.Grow(1)

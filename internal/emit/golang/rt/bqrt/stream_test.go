@@ -173,6 +173,9 @@ func FuzzStreamMatchesTree(f *testing.F) {
 	for _, in := range streamInputs {
 		f.Add([]byte(in))
 	}
+	for _, tc := range hostileNumberCases {
+		f.Add([]byte(tc.data))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkUnmarshalAgrees(t, b)
 	})
@@ -322,6 +325,9 @@ func TestDispatchMatchesTree(t *testing.T) {
 func FuzzDispatchMatchesTree(f *testing.F) {
 	for _, in := range envelopeInputs() {
 		f.Add([]byte(in))
+	}
+	for _, tc := range hostileNumberCases {
+		f.Add([]byte(envelopeWith(`"data":`+sampleDataJSON, `"data":`+tc.data)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDispatchAgrees(t, b)
