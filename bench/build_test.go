@@ -7,39 +7,26 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/babelqueue/bqgen/internal/gomodtest"
 )
 
 // buildModule is the module path the build benchmarks generate into.
 const buildModule = "example.com/bench"
-
-// goCmd returns the go command of the toolchain running the benchmarks.
-func goCmd(b *testing.B) string {
-	b.Helper()
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	p, err := exec.LookPath("go")
-	if err != nil {
-		b.Fatal("no go command")
-	}
-	return p
-}
 
 // goRun runs the go command in dir with the build cache cache and returns its CPU
 // time (user+system of go and its children) and the peak RSS of its largest child
 // (a compile or link process), in bytes.
 func goRun(b *testing.B, dir, cache string, args ...string) (cpu time.Duration, rss int64, out string) {
 	b.Helper()
-	cmd := exec.Command(goCmd(b), args...)
+	cmd := exec.Command(gomodtest.GoTool(b), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOCACHE="+cache, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+	cmd.Env = append(gomodtest.Env(), "GOCACHE="+cache)
 	o, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, o)

@@ -6,10 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -21,6 +19,7 @@ import (
 	"github.com/babelqueue/bqgen/internal/emit/golang"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
+	"github.com/babelqueue/bqgen/internal/gomodtest"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/nodetools"
@@ -283,34 +282,11 @@ func main() {
 }
 `
 
-func goTool(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	p, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal("no go command on PATH")
-	}
-	return p
-}
-
 // runGo writes the generated package of every set into a temporary module with a main
 // program, builds it and runs it on the corpus.
 func runGo(t *testing.T, sets []registrySet, corpus []Instance) []goVerdict {
 	t.Helper()
-	dir := t.TempDir()
-	write := func(rel string, b []byte) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", []byte("module example.com/agree\n\ngo 1.24\n"))
+	mod := gomodtest.New(t, "example.com/agree")
 	var imports, decoders strings.Builder
 	for _, s := range sets {
 		names, colls := gonames.Plan(s.reg, s.name)
@@ -323,7 +299,7 @@ func runGo(t *testing.T, sets []registrySet, corpus []Instance) []goVerdict {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 		for _, f := range files {
-			write(filepath.Join(s.name, filepath.FromSlash(f.Name)), f.Content)
+			mod.Write(s.name+"/"+f.Name, f.Content)
 		}
 		imported := map[string]bool{}
 		for _, m := range s.reg.Messages {
@@ -337,18 +313,8 @@ func runGo(t *testing.T, sets []registrySet, corpus []Instance) []goVerdict {
 				s.name+" "+m.URN, alias, id.Name)
 		}
 	}
-	write(filepath.Join("cmd", "agree", "main.go"), []byte(fmt.Sprintf(mainTemplate, imports.String(), decoders.String())))
-	bin := filepath.Join(dir, "agree")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	build := exec.Command(goTool(t), "build", "-trimpath", "-o", bin, "./cmd/agree")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the generated packages: %v\n%s", err, out)
-	}
-	run := exec.Command(bin)
+	mod.Write("cmd/agree/main.go", fmt.Appendf(nil, mainTemplate, imports.String(), decoders.String()))
+	run := exec.Command(mod.Build("./cmd/agree"))
 	run.Stdin = bytes.NewReader(corpusLines(corpus))
 	var stderr bytes.Buffer
 	run.Stderr = &stderr

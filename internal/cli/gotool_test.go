@@ -6,13 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/babelqueue/bqgen/internal/gomodtest"
 )
 
 // TestGoTool follows the README's "Use in a service" as a new user would: a fresh
 // module requires bqgen as a tool (`go get -tool`, through a replace to this checkout),
 // `go tool bqgen init` writes the starter registry, a //go:generate line runs
 // `go tool bqgen generate`, and a tiny program built against the generated package
-// produces, dispatches and validates messages.
+// produces, dispatches and validates messages. The README's worker package, which runs
+// the typed handlers under the BabelQueue Go SDK's App, is vetted against sdkStub, a
+// stand-in module with the SDK's API (the SDK itself is not a dependency of the tests).
 //
 // It runs the go command (with GOPROXY=off: bqgen's dependencies come from the module
 // cache this test was built with); -short skips it.
@@ -31,7 +35,12 @@ func TestGoTool(t *testing.T) {
 	mod := t.TempDir()
 	putFile(t, filepath.Join(mod, "go.mod"), "module example.com/shop\n\ngo 1.24\n\n"+
 		"require github.com/babelqueue/bqgen v0.0.0-00010101000000-000000000000\n\n"+
-		"replace github.com/babelqueue/bqgen => "+root+"\n")
+		"replace github.com/babelqueue/bqgen => "+root+"\n\n"+
+		"require github.com/babelqueue/babelqueue-go v0.0.0\n\n"+
+		"replace github.com/babelqueue/babelqueue-go => ./_sdk\n")
+	for name, content := range sdkStub {
+		putFile(t, filepath.Join(mod, "_sdk", filepath.FromSlash(name)), content)
+	}
 	// bqgen's own checksums, so no new download needs verifying.
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
@@ -45,7 +54,7 @@ func TestGoTool(t *testing.T) {
 		cmd.Dir = mod
 		// GOPROXY=off: bqgen's dependencies are in the module cache already (this test
 		// was built from them), so the run is hermetic.
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local", "GOPROXY=off")
+		cmd.Env = gomodtest.Env()
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -65,6 +74,7 @@ func TestGoTool(t *testing.T) {
 	files := readmeGoFiles(t, filepath.Join(root, "README.md"))
 	putFile(t, filepath.Join(mod, "events", "generate.go"), files["events"])
 	putFile(t, filepath.Join(mod, "main.go"), files["main"])
+	putFile(t, filepath.Join(mod, "worker", "worker.go"), files["worker"])
 	gocmd("generate", "./...")
 	if _, err := os.Stat(filepath.Join(mod, "events", "orders", "orders.go")); err != nil {
 		t.Fatalf("go generate wrote no events/orders/orders.go: %v", err)
@@ -81,7 +91,8 @@ func TestGoTool(t *testing.T) {
 }
 
 // readmeGoFiles returns the Go code blocks of the README that are whole files, by
-// package name; there must be one "package events" and one "package main".
+// package name; there must be one each of "package events", "package main" and
+// "package worker".
 func readmeGoFiles(t *testing.T, path string) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -111,8 +122,8 @@ func readmeGoFiles(t *testing.T, path string) map[string]string {
 		}
 		out[pkg] = block
 	}
-	if out["events"] == "" || out["main"] == "" || len(out) != 2 {
-		t.Fatalf("README: Go files of packages %v, want events and main", out)
+	if out["events"] == "" || out["main"] == "" || out["worker"] == "" || len(out) != 3 {
+		t.Fatalf("README: Go files of packages %v, want events, main and worker", out)
 	}
 	return out
 }
@@ -126,4 +137,81 @@ func putFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// sdkStub is a stand-in for the BabelQueue Go SDK (github.com/babelqueue/babelqueue-go)
+// with the part of its API the README's worker uses, as the SDK declares it: the
+// Envelope with its value method Encode, Handler, Transport, App with NewApp, Handle,
+// Consume and its options, and gdpr's AES-GCM cipher. Its bodies do nothing useful;
+// internal/emit/golang/rt's sdk_test.go tests DispatchEnvelope on an envelope that
+// behaves as the SDK's does, and docs/pii.md records the run against the SDK itself.
+var sdkStub = map[string]string{
+	"go.mod": "module github.com/babelqueue/babelqueue-go\n\ngo 1.21\n",
+	"babelqueue.go": `package babelqueue
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+type Meta struct {
+	ID            string ` + "`json:\"id\"`" + `
+	Queue         string ` + "`json:\"queue\"`" + `
+	Lang          string ` + "`json:\"lang\"`" + `
+	SchemaVersion int    ` + "`json:\"schema_version\"`" + `
+	CreatedAt     int64  ` + "`json:\"created_at\"`" + `
+}
+
+type Envelope struct {
+	Job      string         ` + "`json:\"job\"`" + `
+	TraceID  string         ` + "`json:\"trace_id\"`" + `
+	Data     map[string]any ` + "`json:\"data\"`" + `
+	Meta     Meta           ` + "`json:\"meta\"`" + `
+	Attempts int            ` + "`json:\"attempts\"`" + `
+}
+
+func (e Envelope) Encode() ([]byte, error) { return json.Marshal(e) }
+
+type ReceivedMessage struct{ Queue, Body string }
+
+type Transport interface {
+	Publish(ctx context.Context, queue, body string) error
+	Pop(ctx context.Context, queue string, timeout time.Duration) (*ReceivedMessage, error)
+	Ack(ctx context.Context, msg *ReceivedMessage) error
+}
+
+type Handler func(ctx context.Context, env Envelope) error
+
+type App struct {
+	transport Transport
+	handlers  map[string]Handler
+}
+
+type AppOption func(*App)
+
+func WithDefaultQueue(queue string) AppOption { return func(*App) {} }
+
+func WithDeadLetter(enabled bool) AppOption { return func(*App) {} }
+
+func NewApp(transport Transport, opts ...AppOption) *App {
+	return &App{transport: transport, handlers: map[string]Handler{}}
+}
+
+func (a *App) Handle(urn string, handler Handler) { a.handlers[urn] = handler }
+
+func (a *App) Consume(ctx context.Context, queue ...string) error { return ctx.Err() }
+`,
+	"gdpr/cipher.go": `package gdpr
+
+import "errors"
+
+type AESGCMCipher struct{}
+
+func NewAESGCMCipher(key []byte) (*AESGCMCipher, error) { return &AESGCMCipher{}, nil }
+
+func (c *AESGCMCipher) Encrypt(plaintext []byte) (string, error) { return "", errors.New("stub") }
+
+func (c *AESGCMCipher) Decrypt(ciphertext string) ([]byte, error) { return nil, errors.New("stub") }
+`,
 }

@@ -6,13 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/babelqueue/bqgen/internal/gomodtest"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -211,10 +211,9 @@ func TestHostileTextGeneratesGo(t *testing.T) {
 	if code, _, stderr := run(t, "generate", "-r", hostileRegistry, "-o", out); code != ExitOK {
 		t.Fatalf("generate: exit %d\n%s", code, stderr)
 	}
-	gocmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(gocmd, "vet", "./...")
+	cmd := exec.Command(gomodtest.GoTool(t), "vet", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+	cmd.Env = gomodtest.Env()
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet: %v\n%s", err, b)
 	}

@@ -153,6 +153,30 @@ type Inventory struct {
 	Inlined bool
 }
 
+// Protected returns the paths whose values a producer encrypts and a consumer decrypts,
+// in the order of Paths: Paths without every path that lies inside another one (a
+// path q followed by "." or "[]" and more), since the outer value is encrypted whole,
+// mark inside it included. On the wire this is exactly what the SDKs' Protect writes
+// (it encrypts the outer value first, then finds a string where the inner path goes
+// on, and skips it); unlike their Unprotect, a reader of these paths restores such a
+// message (BQ049). The generated Go code protects and unprotects these paths.
+func (inv *Inventory) Protected() []string {
+	var out []string
+	for _, m := range inv.Paths {
+		inside := false
+		for _, q := range out { // sorted: an outer path comes before what it holds
+			if rest, ok := strings.CutPrefix(m.Path, q); ok && (strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[]")) {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, m.Path)
+		}
+	}
+	return out
+}
+
 // BadKey reports whether the SDKs' path syntax cannot address a property called name:
 // it contains ".", ends with "[]", or is empty and top is true (a property of the data
 // root). The manifest profile leaves out every mark under such a key.

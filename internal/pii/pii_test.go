@@ -3,6 +3,7 @@ package pii_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -388,4 +389,27 @@ func countInlined(reg *model.Registry, s *model.Schema, counts map[*model.NamedT
 		n += countInlined(reg, p.Schema, counts)
 	}
 	return n + countInlined(reg, s.Items, counts) + countInlined(reg, s.Values, counts)
+}
+
+func TestProtected(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		paths []string
+		want  []string
+	}{
+		{nil, nil},
+		{[]string{"customer", "customer.age", "customer.email", "customer.tags[]", "other.age"}, []string{"customer", "other.age"}},
+		{[]string{"a", "a[].b", "ab", "ab.c"}, []string{"a", "ab"}},
+		{[]string{"lines[]", "lines[].sku", "lines[]x"}, []string{"lines[]", "lines[]x"}},
+		{[]string{"a.b", "a.b.c", "a.bc"}, []string{"a.b", "a.bc"}},
+	}
+	for _, c := range cases {
+		inv := &pii.Inventory{}
+		for _, p := range c.paths {
+			inv.Paths = append(inv.Paths, pii.Mark{Path: p})
+		}
+		if got := inv.Protected(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Protected(%q) = %q, want %q", c.paths, got, c.want)
+		}
+	}
 }

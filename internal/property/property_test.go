@@ -10,8 +10,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,6 +20,7 @@ import (
 	"github.com/babelqueue/bqgen/internal/agreement"
 	"github.com/babelqueue/bqgen/internal/emit/golang"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/gomodtest"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/synth"
@@ -264,33 +263,11 @@ func mustJSON(s string) []byte {
 }
 `
 
-func goTool(t *testing.T) string {
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	p, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal("no go command")
-	}
-	return p
-}
-
 // runGenerated writes every set's generated package into a temporary module with a
 // main program, runs go vet and go build there, and runs the program on the corpus.
 func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdict {
 	t.Helper()
-	dir := t.TempDir()
-	write := func(rel string, b []byte) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", []byte("module example.com/property\n\ngo 1.24\n"))
+	mod := gomodtest.New(t, "example.com/property")
 	var imports, targets strings.Builder
 	for _, s := range sets {
 		root := "example.com/property/" + s.name
@@ -304,7 +281,7 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 			if formatted, err := format.Source(f.Content); err != nil || !bytes.Equal(formatted, f.Content) {
 				t.Errorf("%s/%s is not gofmt-stable (err %v)", s.name, f.Name, err)
 			}
-			write(filepath.Join(s.name, filepath.FromSlash(f.Name)), f.Content)
+			mod.Write(s.name+"/"+f.Name, f.Content)
 		}
 		fmt.Fprintf(&imports, "\t%q\n", root)
 		imported := map[string]bool{}
@@ -322,18 +299,9 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 		}
 		targets.WriteString("\t}\n")
 	}
-	write(filepath.Join("cmd", "property", "main.go"), []byte(fmt.Sprintf(mainTemplate, imports.String(), targets.String())))
-	gocmd := goTool(t)
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
-	bin := filepath.Join(dir, "property.bin")
-	for _, args := range [][]string{{"vet", "./..."}, {"build", "-o", bin, "./cmd/property"}} {
-		cmd := exec.Command(gocmd, args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s on the generated packages: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	mod.Write("cmd/property/main.go", fmt.Appendf(nil, mainTemplate, imports.String(), targets.String()))
+	mod.Go("vet", "./...")
+	bin := mod.Build("./cmd/property")
 	var lines bytes.Buffer
 	for _, in := range corpus {
 		k, _ := json.Marshal(in.Set + " " + in.URN)

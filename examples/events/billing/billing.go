@@ -40,8 +40,8 @@ type InvoiceRequested struct {
 }
 
 // BabelQueueMessage describes InvoiceRequested to the runtime (events.MessageData).
-func (*InvoiceRequested) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return InvoiceRequestedURN, "billing", &tdInvoiceRequested
+func (*InvoiceRequested) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return InvoiceRequestedURN, "billing", &tdInvoiceRequested, nil
 }
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.
@@ -76,9 +76,13 @@ type PaymentCaptured struct {
 }
 
 // BabelQueueMessage describes PaymentCaptured to the runtime (events.MessageData).
-func (*PaymentCaptured) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return PaymentCapturedURN, "billing", &tdPaymentCaptured
+func (*PaymentCaptured) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return PaymentCapturedURN, "billing", &tdPaymentCaptured, piiPaymentCaptured
 }
+
+// piiPaymentCaptured lists the x-gdpr-sensitive values of PaymentCaptured that events.WithCipher protects, as paths
+// in the BabelQueue SDKs' syntax (`bqgen check --pii`).
+var piiPaymentCaptured = []string{"card_last4"}
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.
 func (x PaymentCaptured) Validate() error {
@@ -129,8 +133,8 @@ type RefundIssued struct {
 }
 
 // BabelQueueMessage describes RefundIssued to the runtime (events.MessageData).
-func (*RefundIssued) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return RefundIssuedURN, "billing", &tdRefundIssued
+func (*RefundIssued) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return RefundIssuedURN, "billing", &tdRefundIssued, nil
 }
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.

@@ -34,9 +34,13 @@ type EmailWelcomeSend struct {
 }
 
 // BabelQueueMessage describes EmailWelcomeSend to the runtime (events.MessageData).
-func (*EmailWelcomeSend) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return EmailWelcomeSendURN, "emails", &tdEmailWelcomeSend
+func (*EmailWelcomeSend) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return EmailWelcomeSendURN, "emails", &tdEmailWelcomeSend, piiEmailWelcomeSend
 }
+
+// piiEmailWelcomeSend lists the x-gdpr-sensitive values of EmailWelcomeSend that events.WithCipher protects, as paths
+// in the BabelQueue SDKs' syntax (`bqgen check --pii`).
+var piiEmailWelcomeSend = []string{"customer.email"}
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.
 func (x EmailWelcomeSend) Validate() error {
@@ -78,8 +82,8 @@ type PushSent struct {
 }
 
 // BabelQueueMessage describes PushSent to the runtime (events.MessageData).
-func (*PushSent) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return PushSentURN, "notifications", &tdPushSent
+func (*PushSent) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return PushSentURN, "notifications", &tdPushSent, nil
 }
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.

@@ -38,8 +38,8 @@ type Cancelled struct {
 }
 
 // BabelQueueMessage describes Cancelled to the runtime (events.MessageData).
-func (*Cancelled) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return CancelledURN, "orders", &tdCancelled
+func (*Cancelled) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return CancelledURN, "orders", &tdCancelled, nil
 }
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.
@@ -86,8 +86,8 @@ type Created struct {
 }
 
 // BabelQueueMessage describes Created to the runtime (events.MessageData).
-func (*Created) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return CreatedURN, "orders", &tdCreated
+func (*Created) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return CreatedURN, "orders", &tdCreated, nil
 }
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.
@@ -139,9 +139,13 @@ type CreatedV2 struct {
 }
 
 // BabelQueueMessage describes CreatedV2 to the runtime (events.MessageData).
-func (*CreatedV2) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return CreatedV2URN, "orders", &tdCreatedV2
+func (*CreatedV2) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return CreatedV2URN, "orders", &tdCreatedV2, piiCreatedV2
 }
+
+// piiCreatedV2 lists the x-gdpr-sensitive values of CreatedV2 that events.WithCipher protects, as paths
+// in the BabelQueue SDKs' syntax (`bqgen check --pii`).
+var piiCreatedV2 = []string{"billing.line1", "billing.line2", "billing.postal_code", "customer.email", "shipping.line1", "shipping.line2", "shipping.postal_code"}
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.
 func (x CreatedV2) Validate() error {
@@ -202,9 +206,13 @@ type Ship struct {
 }
 
 // BabelQueueMessage describes Ship to the runtime (events.MessageData).
-func (*Ship) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc) {
-	return ShipURN, "fulfilment", &tdShip
+func (*Ship) BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string) {
+	return ShipURN, "fulfilment", &tdShip, piiShip
 }
+
+// piiShip lists the x-gdpr-sensitive values of Ship that events.WithCipher protects, as paths
+// in the BabelQueue SDKs' syntax (`bqgen check --pii`).
+var piiShip = []string{"address.line1", "address.line2", "address.postal_code"}
 
 // Validate reports every violation of the schema with its JSON path: events.ValidationErrors.
 func (x Ship) Validate() error {

@@ -10,15 +10,14 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/gomodtest"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/synth"
@@ -359,20 +358,6 @@ func TestEmitRejectsBadInput(t *testing.T) {
 	}
 }
 
-// goTool returns the go command of the toolchain running the tests.
-func goTool(t testing.TB) string {
-	t.Helper()
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	p, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatal("no go command on PATH")
-	}
-	return p
-}
-
 // TestGeneratedPackage writes the generated package of the test model (and of
 // examples/registry.yaml when it loads) into a temporary module, with the test of
 // generated_test.go.txt, and runs go vet and go test there.
@@ -380,40 +365,20 @@ func TestGeneratedPackage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped with -short: builds and tests a generated module")
 	}
-	dir := t.TempDir()
-	write := func(rel string, b []byte) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", []byte("module example.com/gen\n\ngo 1.24\n"))
+	mod := gomodtest.New(t, "example.com/gen")
 	for _, f := range emit(t, testRegistry(), "events") {
-		write(filepath.Join("events", filepath.FromSlash(f.Name)), f.Content)
+		mod.Write("events/"+f.Name, f.Content)
 	}
 	inner, err := os.ReadFile(filepath.Join("testdata", "generated_test.go.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(filepath.Join("events", "generated_test.go"), inner)
+	mod.Write("events/generated_test.go", inner)
 	for _, f := range emit(t, loadExamples(t), "examples") {
-		write(filepath.Join("examples", filepath.FromSlash(f.Name)), f.Content)
+		mod.Write("examples/"+f.Name, f.Content)
 	}
-	gocmd := goTool(t)
-	run := func(args ...string) {
-		cmd := exec.Command(gocmd, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	run("vet", "./...")
-	run("test", "-count=1", "./...")
+	mod.Go("vet", "./...")
+	mod.Go("test", "-count=1", "./...")
 }
 
 // exportedRecv reports whether a function is not a method, or a method of an
@@ -549,10 +514,7 @@ func TestEveryTestdataRegistryBuilds(t *testing.T) {
 		}
 		paths = append(paths, m...)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/all\n\ngo 1.24\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mod := gomodtest.New(t, "example.com/all")
 	built := 0
 	for i, p := range paths {
 		reg, diags, err := registry.Load(context.Background(), p)
@@ -571,23 +533,12 @@ func TestEveryTestdataRegistryBuilds(t *testing.T) {
 			continue
 		}
 		for _, f := range files {
-			out := filepath.Join(dir, pkg, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(out, f.Content, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			mod.Write(pkg+"/"+f.Name, f.Content)
 		}
 		built++
 	}
 	if built < 25 {
 		t.Fatalf("only %d of %d testdata registries load cleanly", built, len(paths))
 	}
-	cmd := exec.Command(goTool(t), "vet", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go vet of the packages of %d registries: %v\n%s", built, err, out)
-	}
+	mod.Go("vet", "./...")
 }

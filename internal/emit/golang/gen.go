@@ -12,6 +12,7 @@ import (
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/pii"
 )
 
 type gen struct {
@@ -37,6 +38,9 @@ type gen struct {
 	// pii says, per named type, whether its values can hold an x-gdpr-sensitive
 	// value (see holdsPII in log.go).
 	pii map[*model.NamedType]bool
+	// piiIndex answers which values of each message a Cipher protects (made on
+	// first use).
+	piiIndex *pii.Index
 	// tables collects the descriptor declarations of the file being built, as text
 	// (descDecl); Emit appends them to the file's rendered code.
 	tables []byte
@@ -351,6 +355,21 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 // descVar is the package-level descriptor of the declared (non-named) type name.
 func descVar(name string) string { return "td" + name }
 
+// piiVar is the package-level list of the protected paths of the message type name.
+func piiVar(name string) string { return "pii" + name }
+
+// protected returns the paths of m's values that a Cipher protects
+// (pii.Inventory.Protected), nil when it has none.
+func (g *gen) protected(m *model.Message) []string {
+	if g.piiIndex == nil {
+		g.piiIndex = pii.NewIndex(g.reg)
+	}
+	if !g.piiIndex.Marked(m) {
+		return nil
+	}
+	return g.piiIndex.Of(m).Protected()
+}
+
 // commonMethods writes Validate, MarshalJSON and UnmarshalJSON of a declared type:
 // one-liners over the runtime's table-driven codec and the type's descriptor.
 func (g *gen) commonMethods(f *jen.File, name string, desc *jen.Statement) {
@@ -410,10 +429,24 @@ func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Mes
 	f.Add(comment(doc).Type().Id(name).Struct(fields...))
 	if m != nil {
 		ids := gonames.MessageIdentsOf(name)
+		paths := g.protected(m)
+		piiList := jen.Nil()
+		if len(paths) > 0 {
+			piiList = jen.Id(piiVar(name))
+		}
 		f.Comment("BabelQueueMessage describes " + name + " to the runtime (" + g.rtName("MessageData") + ").")
 		f.Func().Params(jen.Op("*").Id(name)).Id("BabelQueueMessage").Params().
-			Params(jen.Id("urn"), jen.Id("queue").String(), jen.Id("desc").Op("*").Add(g.bq("Desc"))).Block(
-			jen.Return(jen.Id(ids.URN), jen.Lit(m.Queue), desc.Clone()))
+			Params(jen.Id("urn"), jen.Id("queue").String(), jen.Id("desc").Op("*").Add(g.bq("Desc")), jen.Id("pii").Index().String()).Block(
+			jen.Return(jen.Id(ids.URN), jen.Lit(m.Queue), desc.Clone(), piiList))
+		if len(paths) > 0 {
+			lits := make([]jen.Code, len(paths))
+			for i, p := range paths {
+				lits[i] = jen.Lit(p)
+			}
+			f.Comment(piiVar(name) + " lists the x-gdpr-sensitive values of " + name + " that " + g.rtName("WithCipher") + " protects, as paths")
+			f.Comment("in the BabelQueue SDKs' syntax (`bqgen check --pii`).")
+			f.Var().Id(piiVar(name)).Op("=").Index().String().Values(lits...)
+		}
 	}
 	if withMethods {
 		g.commonMethods(f, name, desc)

@@ -61,7 +61,11 @@ type DeadLetter struct {
 // consumer would reject the envelope (empty URN, blank trace id, negative
 // attempts, an envelope string that is not valid UTF-8: CheckEnvelopeText);
 // ErrUnsupportedSchemaVersion when Meta.SchemaVersion is not 1.
-func Encode(h *Header, data any, t *Desc) ([]byte, error) {
+//
+// With a cipher c and the message's PII paths pii (both non-nil), every value of
+// the data at those paths is protected (protectData, pii.go); an error of c is
+// returned wrapped as "protect <path>: <err>" and nothing is written.
+func Encode(h *Header, data any, t *Desc, pii []string, c Cipher) ([]byte, error) {
 	v := reflect.ValueOf(data).Elem()
 	if err := validateWith(t, v); err != nil {
 		return nil, err
@@ -94,7 +98,14 @@ func Encode(h *Header, data any, t *Desc) ([]byte, error) {
 	b = append(b, `,"trace_id":`...)
 	b = appendString(b, h.TraceID)
 	b = append(b, `,"data":`...)
-	b = encodeValue(b, t, v)
+	if at := len(b); c != nil && len(pii) > 0 {
+		var err error
+		if b, err = protectData(encodeValue(b, t, v), at, pii, c); err != nil {
+			return nil, err
+		}
+	} else {
+		b = encodeValue(b, t, v)
+	}
 	b = append(b, `,"meta":{"id":`...)
 	b = appendString(b, meta.ID)
 	b = append(b, `,"queue":`...)
@@ -173,6 +184,9 @@ type Envelope struct {
 	fatal error
 
 	sink dataSink
+	// cipher, when set, unprotects the data's PII paths before it is decoded
+	// (Fill): Router.SetCipher, Decode.
+	cipher Cipher
 	// Inline buffers for the parser and the decoder, so that one (pooled) object
 	// holds a typical envelope: its shallow tree, the key stack, the data path.
 	nodeBuf   [10]jsonValue
@@ -406,16 +420,22 @@ func decodeDeadLetter(v *jsonValue) (*DeadLetter, error) {
 }
 
 // Fill decodes and validates the envelope's data into data, a pointer to a
-// value of t's Go type; Header then holds the rest of the envelope. The error is
-// a ValidationErrors (ErrInvalidData), or, recorded in env.fatal as well,
-// ErrMalformedEnvelope or ErrUnsupportedSchemaVersion when the body is not
-// strict JSON or (lazy) breaks an envelope rule.
-func (env *Envelope) Fill(data any, t *Desc) error {
+// value of t's Go type whose message has the PII paths pii; Header then holds the
+// rest of the envelope. With a cipher (Router.SetCipher, Decode), the values at
+// pii are unprotected first (unprotectData, pii.go). The error is a
+// ValidationErrors (ErrInvalidData; a protected value that does not decrypt
+// included), or, recorded in env.fatal as well, ErrMalformedEnvelope or
+// ErrUnsupportedSchemaVersion when the body is not strict JSON or (lazy) breaks
+// an envelope rule.
+func (env *Envelope) Fill(data any, t *Desc, pii []string) error {
 	v := reflect.ValueOf(data).Elem()
+	protected := env.cipher != nil && len(pii) > 0
 	if env.lazy {
-		env.sink = dataSink{t: t, v: v}
-		env.sink.d.path = env.pathBuf[:0]
-		env.p.sink = &env.sink
+		if !protected { // decode the data while the body is parsed
+			env.sink = dataSink{t: t, v: v}
+			env.sink.d.path = env.pathBuf[:0]
+			env.p.sink = &env.sink
+		}
 		root, err := env.parse(env.body)
 		if err == nil {
 			err = env.check(root)
@@ -426,34 +446,67 @@ func (env *Envelope) Fill(data any, t *Desc) error {
 		}
 	}
 	if env.sink.done {
-		return env.sink.finish()
+		return clearHint(env.sink.finish(), pii, env.cipher)
+	}
+	if protected {
+		return env.unprotect(t, v, pii)
 	}
 	err := decodeStreamAt(&env.p, env.p.dataAt, 1, false, t, v)
 	if _, ok := err.(*syntaxError); ok {
 		env.fatal = err
 	}
+	return clearHint(err, pii, env.cipher)
+}
+
+// unprotect decodes the data of a parsed and checked body whose values at pii are
+// protected: it parses the data into a tree, unprotects it (unprotectData), and
+// decodes and validates the result as Fill decodes clear data. The body passed the
+// strict parser already, so its data parses again; the decrypted values are parsed
+// as strictly, and the tree they make is held to the same depth limit.
+func (env *Envelope) unprotect(t *Desc, v reflect.Value, pii []string) error {
+	p := &parser{b: env.p.b, src: env.p.src, i: env.p.dataAt}
+	tree, err := p.value(1)
+	if err != nil {
+		env.fatal = err
+		return err
+	}
+	if err := unprotectData(tree, pii, env.cipher); err != nil {
+		return err
+	}
+	clear := appendTree(nil, tree)
+	err = decodeStreamAt(&parser{b: clear, src: string(clear)}, 0, 1, true, t, v)
+	if se, ok := err.(*syntaxError); ok { // nested too deep once decrypted
+		return ValidationErrors{{Path: "$", Message: "decrypted data: " + se.msg}}
+	}
 	return err
 }
+
+// Cipher returns the cipher Fill unprotects with, nil when there is none.
+func (env *Envelope) Cipher() Cipher { return env.cipher }
 
 // Header returns the envelope without its data; after a Fill that failed on
 // the body itself it may be incomplete.
 func (env *Envelope) Header() *Header { return &env.hdr }
 
 // Decode decodes an envelope whose URN must be urn, its data into data (a
-// pointer to a value of t's Go type), and returns the rest in h. Errors:
-// ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN (another
-// URN), or the data's ValidationErrors (ErrInvalidData).
-func Decode(body []byte, urn string, data any, t *Desc, h *Header) error {
-	env := &Envelope{}
-	env.sink = dataSink{t: t, v: reflect.ValueOf(data).Elem()}
-	env.p.sink = &env.sink
+// pointer to a value of t's Go type whose message has the PII paths pii), and
+// returns the rest in h; with a cipher c, the values at pii are unprotected
+// before the data is decoded (Fill). Errors: ErrMalformedEnvelope,
+// ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN), or the data's
+// ValidationErrors (ErrInvalidData).
+func Decode(body []byte, urn string, data any, t *Desc, pii []string, c Cipher, h *Header) error {
+	env := &Envelope{cipher: c}
+	if c == nil || len(pii) == 0 {
+		env.sink = dataSink{t: t, v: reflect.ValueOf(data).Elem()}
+		env.p.sink = &env.sink
+	}
 	if err := env.decode(body); err != nil {
 		return err
 	}
 	if env.hdr.URN != urn {
 		return fmt.Errorf("%w: got %q, want %q", ErrUnknownURN, env.hdr.URN, urn)
 	}
-	err := env.Fill(data, t)
+	err := env.Fill(data, t, pii)
 	*h = env.hdr
 	return err
 }
@@ -470,7 +523,12 @@ type Router struct {
 	mu       sync.RWMutex
 	handlers map[string]Handler
 	maxBody  int // 0: DefaultMaxBodySize; < 0: no limit
+	cipher   Cipher
 }
+
+// SetCipher makes Dispatch unprotect the PII paths of every message with c before
+// its data is decoded (Envelope.Fill); nil decodes the data as it arrives.
+func (r *Router) SetCipher(c Cipher) { r.cipher = c }
 
 // DefaultMaxBodySize is the largest body, in bytes, a Router dispatches unless
 // SetMaxBodySize says otherwise: 1 MiB.
@@ -520,7 +578,7 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 		r.mu.RUnlock()
 		if h != nil {
 			env := getEnvelope()
-			env.lazy, env.body = true, body
+			env.lazy, env.body, env.cipher = true, body, r.cipher
 			err := env.dispatch(ctx, h)
 			env.release()
 			return err
@@ -528,6 +586,7 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 	}
 	env := getEnvelope()
 	defer env.release()
+	env.cipher = r.cipher
 	if err := env.decode(body); err != nil {
 		return err
 	}

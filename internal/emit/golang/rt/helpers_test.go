@@ -12,34 +12,34 @@ import (
 
 func newMessage[T any](urn, defaultQueue string, data T, opts []Option) (*Message[T], error) {
 	m := &Message[T]{Data: data}
-	t, err := describe(&m.Data)
+	t, _, err := describe(&m.Data)
 	if err != nil {
 		return nil, err
 	}
-	if err := initMessage(m, &m.Data, urn, defaultQueue, t, opts); err != nil {
+	if err := initMessage(m, &m.Data, &m.cipher, urn, defaultQueue, t, opts); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 func publish[T any](ctx context.Context, p Publisher, m *Message[T]) (string, error) {
-	return publishMessage(ctx, p, m, &m.Data)
+	return publishMessage(ctx, p, m, &m.Data, m.cipher)
 }
 
-func decodeMessage[T any](body []byte, urn string) (*Message[T], error) {
+func decodeMessage[T any](body []byte, urn string, opts ...Option) (*Message[T], error) {
 	m := new(Message[T])
-	t, err := describe(&m.Data)
+	t, pii, err := describe(&m.Data)
 	if err != nil {
 		return nil, err
 	}
-	if err := decodeInto(body, urn, m, &m.Data, t); err != nil {
+	if err := decodeInto(body, urn, m, &m.Data, &m.cipher, t, pii, collect(opts).cipher); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
 func decodeData[T any](b []byte, dst *T) error {
-	t, err := describe(dst)
+	t, _, err := describe(dst)
 	if err != nil {
 		return err
 	}
@@ -49,11 +49,11 @@ func decodeData[T any](b []byte, dst *T) error {
 func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) error) {
 	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
 		var m Message[T]
-		t, err := describe(&m.Data)
+		t, pii, err := describe(&m.Data)
 		if err != nil {
 			return err
 		}
-		if err := fill(env, &m, &m.Data, t); err != nil {
+		if err := fill(env, &m, &m.Data, &m.cipher, t, pii); err != nil {
 			return err
 		}
 		defer recovered(&err)

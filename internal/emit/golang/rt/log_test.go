@@ -21,8 +21,8 @@ var logEventDesc = bqrt.Desc{Kind: bqrt.KObject, Fields: []bqrt.Field{
 	{Key: "email", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FGDPR}},
 }}
 
-func (*logEvent) BabelQueueMessage() (string, string, *bqrt.Desc) {
-	return "urn:babel:users:registered", "users", &logEventDesc
+func (*logEvent) BabelQueueMessage() (string, string, *bqrt.Desc, []string) {
+	return "urn:babel:users:registered", "users", &logEventDesc, []string{"email"}
 }
 
 func dropTime(groups []string, a slog.Attr) slog.Attr {

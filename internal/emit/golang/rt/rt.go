@@ -187,6 +187,31 @@ type Message[T any] struct {
 	Attempts int
 	// DeadLetter is the dead_letter block, nil unless dead-lettered.
 	DeadLetter *DeadLetter
+
+	// cipher protects the message's x-gdpr-sensitive values when Encode writes
+	// them: set by New and Publish (WithCipher) and by Decode and Router.Dispatch
+	// when they had a cipher, so that a message passed on is protected as it
+	// arrived. A Message built as a literal has none.
+	cipher Cipher
+}
+
+// Cipher encrypts and decrypts the values a registry marks x-gdpr-sensitive. Its
+// method set is the one of the BabelQueue Go SDK's gdpr.Cipher, so the SDK's
+// AES-GCM cipher (gdpr.NewAESGCMCipher) or a KMS-backed one is a Cipher as it is.
+// Encrypt gets the compact JSON of one value and returns the string that replaces
+// it on the wire; Decrypt gets that string back and must return the JSON, and
+// fail on a string it did not produce (another key, a clear value). Both must be
+// safe for concurrent use. The key is the caller's: nothing here stores or derives
+// one.
+//
+// Which values are protected is fixed per message type, by bqgen, from the
+// registry: the paths the SDKs' gdpr.Protect computes from the manifest schemas
+// (`bqgen check --pii` lists them), so that a Go producer and an SDK consumer,
+// or the other way round, read each other's protected messages. A protected
+// value is encrypted whole, with any marked value inside it.
+type Cipher interface {
+	Encrypt(plaintext []byte) (string, error)
+	Decrypt(ciphertext string) ([]byte, error)
 }
 
 // MessageData is the constraint of the generic helpers New, Publish, Decode
@@ -199,9 +224,10 @@ type MessageData[T any] interface {
 
 // messageData is implemented by a pointer to every generated message data type.
 type messageData interface {
-	// BabelQueueMessage returns the URN, the default queue and the descriptor
-	// of the data type. Generated; not meant to be called.
-	BabelQueueMessage() (urn, queue string, desc *bqrt.Desc)
+	// BabelQueueMessage returns the URN, the default queue, the descriptor of
+	// the data type and the paths of its x-gdpr-sensitive values (see Cipher),
+	// nil when it has none. Generated; not meant to be called.
+	BabelQueueMessage() (urn, queue string, desc *bqrt.Desc, pii []string)
 }
 
 // New validates data and builds its message: the URN of T, a fresh trace id
@@ -211,11 +237,12 @@ type messageData interface {
 // calls it. Errors: the data's ValidationErrors (ErrInvalidData; a string
 // that is not valid UTF-8 included, at its path), or ErrMalformedEnvelope for
 // a blank trace id, no queue, an id from WithIDSource that is empty or equals
-// the trace id, or a trace id, queue or id that is not valid UTF-8.
+// the trace id, or a trace id, queue or id that is not valid UTF-8. With
+// WithCipher, Encode protects the message's x-gdpr-sensitive values.
 func New[T any, P MessageData[T]](data T, opts ...Option) (*Message[T], error) {
 	m := &Message[T]{Data: data}
-	urn, queue, t := P(&m.Data).BabelQueueMessage()
-	if err := initMessage(m, &m.Data, urn, queue, t, opts); err != nil {
+	urn, queue, t, _ := P(&m.Data).BabelQueueMessage()
+	if err := initMessage(m, &m.Data, &m.cipher, urn, queue, t, opts); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -229,16 +256,20 @@ func Publish[T any, P MessageData[T]](ctx context.Context, p Publisher, data T, 
 	if err != nil {
 		return "", err
 	}
-	return publishMessage(ctx, p, m, &m.Data)
+	return publishMessage(ctx, p, m, &m.Data, m.cipher)
 }
 
-// Decode decodes an envelope of T's URN strictly and validates its data.
-// Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion, ErrUnknownURN
-// (another URN), or the data's ValidationErrors (ErrInvalidData).
-func Decode[T any, P MessageData[T]](body []byte) (*Message[T], error) {
+// Decode decodes an envelope of T's URN strictly and validates its data. Of the
+// options only WithCipher applies: with it, the x-gdpr-sensitive values are
+// decrypted before the data is decoded, and the message keeps the cipher for
+// Encode. Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion,
+// ErrUnknownURN (another URN), or the data's ValidationErrors (ErrInvalidData;
+// with a cipher, a marked string that does not decrypt, or decrypts to text that
+// is not strict JSON, at its path).
+func Decode[T any, P MessageData[T]](body []byte, opts ...Option) (*Message[T], error) {
 	m := new(Message[T])
-	urn, _, t := P(&m.Data).BabelQueueMessage()
-	if err := decodeInto(body, urn, m, &m.Data, t); err != nil {
+	urn, _, t, pii := P(&m.Data).BabelQueueMessage()
+	if err := decodeInto(body, urn, m, &m.Data, &m.cipher, t, pii, collect(opts).cipher); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -249,10 +280,10 @@ func Decode[T any, P MessageData[T]](body []byte) (*Message[T], error) {
 // called, and returns h's error wrapped as "<urn>: <err>"; a panic in h is
 // recovered and returned the same way, as a *PanicError (ErrHandlerPanic).
 func Handle[T any, P MessageData[T]](r *Router, h func(context.Context, Message[T]) error) {
-	urn, _, t := P(nil).BabelQueueMessage()
+	urn, _, t, pii := P(nil).BabelQueueMessage()
 	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
 		var m Message[T]
-		if err := fill(env, &m, &m.Data, t); err != nil {
+		if err := fill(env, &m, &m.Data, &m.cipher, t, pii); err != nil {
 			return err
 		}
 		defer recovered(&err)
@@ -314,15 +345,15 @@ func (m msgRefs) setHeader(h *bqrt.Header) {
 	}
 }
 
-// describe returns the descriptor of the generated data type behind the
-// pointer p.
-func describe(p any) (*bqrt.Desc, error) {
+// describe returns the descriptor and the PII paths of the generated data type
+// behind the pointer p.
+func describe(p any) (*bqrt.Desc, []string, error) {
 	d, ok := p.(messageData)
 	if !ok {
-		return nil, fmt.Errorf("babelqueue: %T is not a generated message type", p)
+		return nil, nil, fmt.Errorf("babelqueue: %T is not a generated message type", p)
 	}
-	_, _, t := d.BabelQueueMessage()
-	return t, nil
+	_, _, t, pii := d.BabelQueueMessage()
+	return t, pii, nil
 }
 
 // Encode validates Data and returns the canonical envelope bytes: compact
@@ -336,17 +367,23 @@ func describe(p any) (*bqrt.Desc, error) {
 // would reject the envelope (empty URN, blank trace id; negative attempts; an
 // envelope string that is not valid UTF-8); ErrUnsupportedSchemaVersion when
 // Meta.SchemaVersion is not 1; an error when T is not a generated message type.
-func (m *Message[T]) Encode() ([]byte, error) { return encodeMessage(m, &m.Data) }
+//
+// A message with a cipher (WithCipher; or decoded with one) is written with
+// every x-gdpr-sensitive value protected: the string Cipher.Encrypt returns for
+// the value's compact JSON replaces it; every other byte is the one of the
+// unprotected encoding. Data itself stays clear. A Cipher error is returned
+// wrapped, with the value's path: "protect $.customer.email: <err>".
+func (m *Message[T]) Encode() ([]byte, error) { return encodeMessage(m, &m.Data, m.cipher) }
 
 // encodeMessage is Message[T].Encode for the *Message[T] msg whose Data field
-// is at data.
-func encodeMessage(msg, data any) ([]byte, error) {
-	t, err := describe(data)
+// is at data, and whose cipher is c.
+func encodeMessage(msg, data any, c Cipher) ([]byte, error) {
+	t, pii, err := describe(data)
 	if err != nil {
 		return nil, err
 	}
 	h := refsOf(msg).header()
-	return bqrt.Encode(&h, data, t)
+	return bqrt.Encode(&h, data, t, pii, c)
 }
 
 // LogValue implements slog.LogValuer: a group of the envelope's fields under
@@ -361,7 +398,7 @@ func (m Message[T]) LogValue() slog.Value { return messageLogValue(&m, &m.Data) 
 func messageLogValue(msg, data any) slog.Value {
 	m := refsOf(msg)
 	var dv slog.Value
-	if t, err := describe(data); err == nil {
+	if t, _, err := describe(data); err == nil {
 		dv = bqrt.LogValue(data, t)
 	} else {
 		dv = slog.AnyValue(m.data.Interface()) // not a generated type: nothing is marked
@@ -400,24 +437,27 @@ func optStringValue(s *string) slog.Value {
 }
 
 // fill decodes and validates the data of env into data (the Data field of
-// the *Message[T] msg, described by t) and stores the rest of the envelope
-// in msg.
-func fill(env *bqrt.Envelope, msg, data any, t *bqrt.Desc) error {
-	if err := env.Fill(data, t); err != nil {
+// the *Message[T] msg, described by t, with the PII paths pii) and stores the
+// rest of the envelope in msg, and the Router's cipher in *c (msg's cipher).
+func fill(env *bqrt.Envelope, msg, data any, c *Cipher, t *bqrt.Desc, pii []string) error {
+	if err := env.Fill(data, t, pii); err != nil {
 		return err
 	}
 	refsOf(msg).setHeader(env.Header())
+	*c = env.Cipher()
 	return nil
 }
 
 // decodeInto decodes an envelope of urn into the *Message[T] msg whose Data
-// field, described by t, is at data.
-func decodeInto(body []byte, urn string, msg, data any, t *bqrt.Desc) error {
+// field, described by t, with the PII paths pii, is at data; c, if not nil,
+// unprotects them and is kept in *keep (msg's cipher).
+func decodeInto(body []byte, urn string, msg, data any, keep *Cipher, t *bqrt.Desc, pii []string, c Cipher) error {
 	var h bqrt.Header
-	if err := bqrt.Decode(body, urn, data, t, &h); err != nil {
+	if err := bqrt.Decode(body, urn, data, t, pii, c, &h); err != nil {
 		return err
 	}
 	refsOf(msg).setHeader(&h)
+	*keep = c
 	return nil
 }
 
@@ -436,11 +476,30 @@ type options struct {
 	traceID string
 	now     func() time.Time
 	newID   func() string
+	cipher  Cipher
 }
 
-// Option configures a message built by New, Publish or a generated New…
-// function (queue, trace continuation, and for tests clock and id source).
+// Option configures a message built by New or Publish (queue, trace
+// continuation, PII protection, and for tests clock and id source), and Decode
+// (WithCipher only).
 type Option func(*options)
+
+// collect applies opts, in order, nil ones ignored.
+func collect(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// WithCipher protects the message's x-gdpr-sensitive values with c when New's or
+// Publish's message is encoded, and unprotects them when Decode reads one (see
+// Cipher); nil, the default, writes and reads them as they are. Messages without
+// marked values are not touched.
+func WithCipher(c Cipher) Option { return func(o *options) { o.cipher = c } }
 
 // WithQueue sets meta.queue; "" keeps the message's default queue.
 func WithQueue(q string) Option { return func(o *options) { o.queue = q } }
@@ -461,17 +520,13 @@ func WithIDSource(newID func() string) Option { return func(o *options) { o.newI
 // described by t, is at data) and fills in the rest for urn: trace id from WithTraceID or a fresh UUID v4,
 // meta.id from WithIDSource or a fresh UUID v4 distinct from the trace id,
 // queue from WithQueue or defaultQueue, lang "go",
-// schema_version 1, created_at now in Unix ms, attempts 0.
-func initMessage(msg, data any, urn, defaultQueue string, t *bqrt.Desc, opts []Option) error {
+// schema_version 1, created_at now in Unix ms, attempts 0; *c (msg's cipher)
+// becomes WithCipher's cipher.
+func initMessage(msg, data any, c *Cipher, urn, defaultQueue string, t *bqrt.Desc, opts []Option) error {
 	if err := bqrt.Validate(data, t); err != nil {
 		return err
 	}
-	o := options{queue: defaultQueue}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+	o := collect(opts)
 	if o.queue == "" {
 		o.queue = defaultQueue
 	}
@@ -504,14 +559,15 @@ func initMessage(msg, data any, urn, defaultQueue string, t *bqrt.Desc, opts []O
 	m := refsOf(msg)
 	*m.urn, *m.traceID = urn, trace
 	*m.meta = Meta{ID: id, Queue: o.queue, Lang: "go", SchemaVersion: 1, CreatedAt: TimestampOf(now())}
+	*c = o.cipher
 	return nil
 }
 
 // publishMessage encodes the *Message[T] msg (its Data field is at data) and
 // sends it with p to its meta.queue; it returns meta.id, or "" and the Encode
 // or Publish error.
-func publishMessage(ctx context.Context, p Publisher, msg, data any) (string, error) {
-	body, err := encodeMessage(msg, data)
+func publishMessage(ctx context.Context, p Publisher, msg, data any, c Cipher) (string, error) {
+	body, err := encodeMessage(msg, data, c)
 	if err != nil {
 		return "", err
 	}
@@ -554,6 +610,21 @@ func WithMaxBodySize(n int) RouterOption {
 	return func(r *Router) { r.r.SetMaxBodySize(n) }
 }
 
+// WithRouterCipher makes Dispatch decrypt every message's x-gdpr-sensitive values
+// with c before its data is decoded and validated, so that handlers get typed
+// clear values (see Cipher); the Message a handler gets keeps c, so that Encode
+// protects it again. A marked string that does not decrypt with c (another key,
+// or a producer that sent it clear), or decrypts to text that is not strict JSON,
+// makes the message's data invalid: ErrInvalidData, dead-letter reason "poison",
+// and the handler is not called. A marked value that is not a string is read as
+// it is, as the SDKs' gdpr.Unprotect does. nil, the default, reads marked values
+// as they arrive: a protected value is then a string, which fails the data's
+// schema unless the schema accepts that string (the error then says the value is
+// x-gdpr-sensitive).
+func WithRouterCipher(c Cipher) RouterOption {
+	return func(r *Router) { r.r.SetCipher(c) }
+}
+
 // NewRouter returns a Router with no handlers: until one is registered,
 // Dispatch returns ErrUnknownURN for every well-formed envelope. Options
 // (WithMaxBodySize) apply in order; nil options are ignored.
@@ -577,6 +648,35 @@ func NewRouter(opts ...RouterOption) *Router {
 // down). A body over the Router's size limit
 // (DefaultMaxBodySize, WithMaxBodySize) is ErrMalformedEnvelope.
 func (r *Router) Dispatch(ctx context.Context, body []byte) error { return r.r.Dispatch(ctx, body) }
+
+// EnvelopeEncoder is an envelope another runtime decoded, which encodes itself
+// back into a body: the BabelQueue Go SDK's babelqueue.Envelope is one.
+type EnvelopeEncoder interface {
+	Encode() ([]byte, error)
+}
+
+// DispatchEnvelope dispatches an envelope decoded by another runtime: it encodes
+// env and calls Dispatch with the body, so that the typed handlers of r run under
+// the BabelQueue Go SDK's App (its poll loop, retries and dead-lettering):
+//
+//	app.Handle(urn, func(ctx context.Context, env babelqueue.Envelope) error {
+//		return router.DispatchEnvelope(ctx, env)
+//	})
+//
+// The body is what env kept of the original one: the SDK decodes data into
+// map[string]any with float64 numbers, so an integer beyond ±2^53 arrives
+// rounded to a double (9007199254740993 as 9007199254740992, which is then read
+// as that valid integer; 9223372036854775807 as 9223372036854776000, which is
+// out of range), and duplicate keys, unknown envelope keys and the urn alias do
+// not survive. An error of env.Encode is ErrMalformedEnvelope; the rest are
+// Dispatch's errors.
+func (r *Router) DispatchEnvelope(ctx context.Context, env EnvelopeEncoder) error {
+	body, err := env.Encode()
+	if err != nil {
+		return fmt.Errorf("%w: the envelope does not encode: %v", ErrMalformedEnvelope, err)
+	}
+	return r.r.Dispatch(ctx, body)
+}
 
 // DeadLetterReasonOf maps a Dispatch error onto its dead-letter reason:
 // ErrUnknownURN → unknown_urn; ErrMalformedEnvelope,

@@ -54,8 +54,8 @@ var sampleLineSKUPattern = regexp.MustCompile(`^[A-Z0-9-]+$`)
 func (m sampleOrder) Validate() error { return bqrt.Validate(&m, &sampleOrderDesc) }
 
 // BabelQueueMessage is the hook every generated message data type has.
-func (*sampleOrder) BabelQueueMessage() (string, string, *bqrt.Desc) {
-	return sampleURN, "orders", &sampleOrderDesc
+func (*sampleOrder) BabelQueueMessage() (string, string, *bqrt.Desc, []string) {
+	return sampleURN, "orders", &sampleOrderDesc, nil
 }
 
 var sampleLineDesc = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed | bqrt.FChecked, Fields: []bqrt.Field{
@@ -85,8 +85,8 @@ type otherEvent struct {
 
 const otherURN = "urn:babel:users:renamed"
 
-func (*otherEvent) BabelQueueMessage() (string, string, *bqrt.Desc) {
-	return otherURN, "users", &otherEventDesc
+func (*otherEvent) BabelQueueMessage() (string, string, *bqrt.Desc, []string) {
+	return otherURN, "users", &otherEventDesc, nil
 }
 
 var otherEventDesc = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed, Fields: []bqrt.Field{

@@ -39,7 +39,7 @@ type Message[T any] struct {
 func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) error) {
 	r.Register(urn, func(ctx context.Context, env *Envelope) error {
 		var m Message[T]
-		if err := env.Fill(&m.Data, any(&m.Data).(described).schema()); err != nil {
+		if err := env.Fill(&m.Data, any(&m.Data).(described).schema(), nil); err != nil {
 			return err
 		}
 		m.Header = *env.Header()
@@ -50,7 +50,7 @@ func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) e
 // decodeMessage is the runtime package's Decode for the tests.
 func decodeMessage[T any](body []byte, urn string) (*Message[T], error) {
 	m := new(Message[T])
-	if err := Decode(body, urn, &m.Data, any(&m.Data).(described).schema(), &m.Header); err != nil {
+	if err := Decode(body, urn, &m.Data, any(&m.Data).(described).schema(), nil, nil, &m.Header); err != nil {
 		return nil, err
 	}
 	return m, nil

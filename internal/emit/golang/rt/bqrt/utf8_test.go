@@ -92,7 +92,7 @@ func TestProducerRefusesInvalidUTF8(t *testing.T) {
 		}
 	}
 	checkErrs("Validate", x.Validate(), badUTF8Errors)
-	b, err := Encode(sampleHeader(), &x, &sampleOrderDesc)
+	b, err := Encode(sampleHeader(), &x, &sampleOrderDesc, nil, nil)
 	checkErrs("Encode", err, badUTF8Errors)
 	if b != nil {
 		t.Errorf("Encode wrote %q", b)
@@ -192,7 +192,7 @@ func TestProducerKeepsValidText(t *testing.T) {
 	if !strings.Contains(string(b), `"note":"`+"\ufffd"+`\u2028é"`) || !strings.Contains(string(b), `"tags":{"`+"\ufffd"+`":"😀"}`) {
 		t.Errorf("Marshal = %s", b)
 	}
-	if _, err := Encode(sampleHeader(), &x, &sampleOrderDesc); err != nil {
+	if _, err := Encode(sampleHeader(), &x, &sampleOrderDesc, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -220,11 +220,11 @@ func TestEnvelopeRefusesInvalidUTF8(t *testing.T) {
 		h.Attempts = 3
 		h.DeadLetter = &DeadLetter{Reason: "failed", Error: ptr("boom"), FailedAt: 1700000009999, OriginalQueue: "orders", Attempts: 3, Lang: "go"}
 		x := sampleData()
-		if _, err := Encode(h, &x, &sampleOrderDesc); err != nil {
+		if _, err := Encode(h, &x, &sampleOrderDesc, nil, nil); err != nil {
 			t.Fatalf("%s: the valid envelope: %v", tt.name, err)
 		}
 		tt.set(h)
-		b, err := Encode(h, &x, &sampleOrderDesc)
+		b, err := Encode(h, &x, &sampleOrderDesc, nil, nil)
 		if !errors.Is(err, ErrMalformedEnvelope) || err.Error() != ErrMalformedEnvelope.Error()+": "+tt.want || b != nil {
 			t.Errorf("%s: Encode = %q, %v; want %s", tt.name, b, err, tt.want)
 		}

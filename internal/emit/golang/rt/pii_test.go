@@ -1,0 +1,251 @@
+package rt
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
+)
+
+// piiEvent is a message data type with x-gdpr-sensitive values of every shape: a
+// string with a format, an integer, an optional string, the elements of an array, a
+// string in an object, and an object marked whole.
+type piiEvent struct {
+	ID      int64
+	Email   string
+	Age     int32
+	Note    *string
+	Tags    []string
+	Profile piiProfile
+	Card    piiCard
+}
+
+type piiProfile struct {
+	Name string
+	City string
+}
+
+type piiCard struct {
+	Last4  string
+	Expiry int64
+}
+
+const piiURN = "urn:babel:users:registered.v2"
+
+var piiEventDesc = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed | bqrt.FChecked, Fields: []bqrt.Field{
+	{Key: "id", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt64}},
+	{Key: "email", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FGDPR, Format: "email"}},
+	{Key: "age", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt32, Flags: bqrt.FGDPR}},
+	{Key: "note", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FGDPR}},
+	{Key: "tags", Required: true, Type: bqrt.Desc{Kind: bqrt.KArray, Elem: &bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FGDPR}}},
+	{Key: "profile", Required: true, Type: bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed, Fields: []bqrt.Field{
+		{Key: "name", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FGDPR}},
+		{Key: "city", Required: true, Type: bqrt.Desc{Kind: bqrt.KString}},
+	}}},
+	{Key: "card", Required: true, Type: bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FClosed | bqrt.FGDPR, Fields: []bqrt.Field{
+		{Key: "last4", Required: true, Type: bqrt.Desc{Kind: bqrt.KString}},
+		{Key: "expiry", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt64}},
+	}}},
+}}
+
+// piiPaths is what bqgen writes for piiEvent: the SDKs' paths, sorted.
+var piiPaths = []string{"age", "card", "email", "note", "profile.name", "tags[]"}
+
+func (*piiEvent) BabelQueueMessage() (string, string, *bqrt.Desc, []string) {
+	return piiURN, "users", &piiEventDesc, piiPaths
+}
+
+func piiData() piiEvent {
+	return piiEvent{ID: 7, Email: "ada@example.com", Age: 36, Tags: []string{"vip", "<b>"},
+		Profile: piiProfile{Name: "Ada Lovelace", City: "London"}, Card: piiCard{Last4: "4242", Expiry: 1700000000000}}
+}
+
+// The clear data block of piiData, and the protected one: every marked value is the
+// string of testCipher's encryption of its compact JSON.
+const piiClearData = `{"id":7,"email":"ada@example.com","age":36,"tags":["vip","<b>"],"profile":{"name":"Ada Lovelace","city":"London"},` +
+	`"card":{"last4":"4242","expiry":1700000000000}}`
+
+var piiProtectedData = `{"id":7,"email":"` + enc(`"ada@example.com"`) + `","age":"` + enc(`36`) + `","tags":["` + enc(`"vip"`) + `","` + enc(`"<b>"`) +
+	`"],"profile":{"name":"` + enc(`"Ada Lovelace"`) + `","city":"London"},"card":"` + enc(`{"last4":"4242","expiry":1700000000000}`) + `"}`
+
+// testCipher is a deterministic stand-in for an AES-GCM cipher: its prefix, then the
+// plaintext in base64. Decrypt refuses a string without its prefix.
+type testCipher struct {
+	prefix string
+	fail   error // Encrypt's error, when set
+}
+
+func (c testCipher) Encrypt(p []byte) (string, error) {
+	if c.fail != nil {
+		return "", c.fail
+	}
+	return c.prefix + base64.StdEncoding.EncodeToString(p), nil
+}
+
+func (c testCipher) Decrypt(s string) ([]byte, error) {
+	rest, ok := strings.CutPrefix(s, c.prefix)
+	if !ok {
+		return nil, errors.New("message authentication failed")
+	}
+	return base64.StdEncoding.DecodeString(rest)
+}
+
+var keyA, keyB = testCipher{prefix: "A1:"}, testCipher{prefix: "B2:"}
+
+func enc(plaintext string) string { s, _ := keyA.Encrypt([]byte(plaintext)); return s }
+
+func piiEnvelope(data string) string {
+	return `{"job":"` + piiURN + `","trace_id":"` + testTrace + `","data":` + data +
+		`,"meta":{"id":"` + testID + `","queue":"users","lang":"go","schema_version":1,"created_at":1700000000123},"attempts":0}`
+}
+
+func TestCipherProducer(t *testing.T) {
+	t.Parallel()
+	clear, err := New(piiData(), fixedOpts()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := clear.Encode()
+	if err != nil || string(b) != piiEnvelope(piiClearData) {
+		t.Fatalf("without a cipher: %s (%v)\nwant %s", b, err, piiEnvelope(piiClearData))
+	}
+	m, err := New(piiData(), append(fixedOpts(), WithCipher(keyA))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = m.Encode()
+	if err != nil || string(b) != piiEnvelope(piiProtectedData) {
+		t.Fatalf("with a cipher:\n got %s (%v)\nwant %s", b, err, piiEnvelope(piiProtectedData))
+	}
+	if !reflect.DeepEqual(m.Data, piiData()) {
+		t.Errorf("Encode changed Data: %+v", m.Data)
+	}
+
+	// An absent optional value is not written; a present one is protected.
+	d := piiData()
+	d.Note = ptr("")
+	m, _ = New(d, append(fixedOpts(), WithCipher(keyA))...)
+	b, _ = m.Encode()
+	if want := `"note":"` + enc(`""`) + `"`; !strings.Contains(string(b), want) {
+		t.Errorf("note not protected: %s", b)
+	}
+
+	// Publish protects too, and a Cipher error stops the message, naming the value.
+	var p fakePublisher
+	if _, err := Publish(context.Background(), &p, piiData(), append(fixedOpts(), WithCipher(keyA))...); err != nil || p.called != 1 || p.body != piiEnvelope(piiProtectedData) {
+		t.Errorf("Publish: %v %q", err, p.body)
+	}
+	kms := errors.New("kms unavailable")
+	m, _ = New(piiData(), WithCipher(testCipher{fail: kms}))
+	if b, err := m.Encode(); !errors.Is(err, kms) || err.Error() != "protect $.age: kms unavailable" || b != nil {
+		t.Errorf("Encode with a failing cipher = %q, %v", b, err)
+	}
+	if DeadLetterReasonOf(kms) != ReasonFailed {
+		t.Error("a cipher error is not poison")
+	}
+	// A message without marked values is the same with a cipher.
+	o, _ := New(sampleData(), append(fixedOpts(), WithCipher(keyA))...)
+	ob, _ := o.Encode()
+	if string(ob) != sampleEnvelope {
+		t.Errorf("a message without marks changed: %s", ob)
+	}
+}
+
+func TestCipherConsumer(t *testing.T) {
+	t.Parallel()
+	body := []byte(piiEnvelope(piiProtectedData))
+	m, err := Decode[piiEvent](body, WithCipher(keyA))
+	if err != nil || !reflect.DeepEqual(m.Data, piiData()) {
+		t.Fatalf("Decode = %+v, %v", m, err)
+	}
+	if b, err := m.Encode(); err != nil || string(b) != string(body) {
+		t.Errorf("the decoded message re-encodes to %s (%v)", b, err)
+	}
+
+	var got []Message[piiEvent]
+	r := NewRouter(WithRouterCipher(keyA))
+	Handle(r, func(_ context.Context, m Message[piiEvent]) error { got = append(got, m); return nil })
+	for _, b := range [][]byte{body, []byte(`{"trace_id":"` + testTrace + `","job":"` + piiURN + `","data":` + piiProtectedData + `,"meta":{"schema_version":1}}`)} {
+		if err := r.Dispatch(context.Background(), b); err != nil {
+			t.Fatalf("Dispatch: %v", err)
+		}
+	}
+	if len(got) != 2 || !reflect.DeepEqual(got[0].Data, piiData()) || !reflect.DeepEqual(got[1].Data, piiData()) {
+		t.Fatalf("handler got %+v", got)
+	}
+	// The message a handler gets is protected again when passed on (a dead letter).
+	fwd := got[0]
+	fwd.DeadLetter = &DeadLetter{Reason: ReasonFailed, FailedAt: 1, OriginalQueue: "users"}
+	if b, _ := fwd.Encode(); !strings.Contains(string(b), `"email":"`+enc(`"ada@example.com"`)+`"`) {
+		t.Errorf("forwarded message in clear: %s", b)
+	}
+	// A marked value that is not a string is read as it is (the SDKs' Unprotect).
+	clearAge := strings.Replace(piiProtectedData, `"age":"`+enc(`36`)+`"`, `"age":36`, 1)
+	if m, err := Decode[piiEvent]([]byte(piiEnvelope(clearAge)), WithCipher(keyA)); err != nil || m.Data.Age != 36 {
+		t.Errorf("clear integer with a cipher: %+v %v", m, err)
+	}
+}
+
+func TestCipherConsumerRejects(t *testing.T) {
+	t.Parallel()
+	called := 0
+	wrongKey := strings.ReplaceAll(piiProtectedData, "A1:", "B2:")
+	tests := []struct {
+		name string
+		c    Cipher
+		data string
+		msg  string
+	}{
+		{"another key", keyA, wrongKey, "$.age: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.card: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.email: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.profile.name: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.tags[0]: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.tags[1]: x-gdpr-sensitive value does not decrypt: message authentication failed"},
+		{"sent clear", keyA, piiClearData, "$.email: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.profile.name: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.tags[0]: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+			"$.tags[1]: x-gdpr-sensitive value does not decrypt: message authentication failed"},
+		{"plaintext not JSON", keyA, strings.Replace(piiProtectedData, enc(`36`), enc(`36,`), 1),
+			"$.age: decrypted x-gdpr-sensitive value is not JSON: malformed JSON at byte 2: unexpected character ',' after the top-level value"},
+		{"plaintext of the wrong type", keyA, strings.Replace(piiProtectedData, enc(`36`), enc(`"36"`), 1),
+			"$.age: expected integer, got string"},
+		{"plaintext with a duplicate key", keyA, strings.Replace(piiProtectedData, enc(`{"last4":"4242","expiry":1700000000000}`), enc(`{"last4":"4242","last4":"1","expiry":1}`), 1),
+			`$.card: decrypted x-gdpr-sensitive value is not JSON: malformed JSON at byte 16: duplicate object key "last4"`},
+		// Decoding stops at type errors: the email's format is not checked.
+		{"no cipher", nil, piiProtectedData, "$.age: expected integer, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher); " +
+			"$.card: expected object, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"},
+	}
+	for _, tt := range tests {
+		r := NewRouter(WithRouterCipher(tt.c))
+		Handle(r, func(context.Context, Message[piiEvent]) error { called++; return nil })
+		err := r.Dispatch(context.Background(), []byte(piiEnvelope(tt.data)))
+		want := piiURN + ": babelqueue: invalid data: " + tt.msg
+		if !errors.Is(err, ErrInvalidData) || err == nil || err.Error() != want || DeadLetterReasonOf(err) != ReasonPoison {
+			t.Errorf("%s: Dispatch = %v\n want %s", tt.name, err, want)
+		}
+		if _, derr := Decode[piiEvent]([]byte(piiEnvelope(tt.data)), WithCipher(tt.c)); derr == nil || !strings.HasSuffix(want, derr.Error()) {
+			t.Errorf("%s: Decode = %v", tt.name, derr)
+		}
+	}
+	if called != 0 {
+		t.Errorf("handler called %d times", called)
+	}
+
+	// Without a cipher, a protected string that its schema accepts cannot be told
+	// from a clear one: the handler gets the ciphertext (docs/pii.md).
+	onlyStrings := strings.NewReplacer(`"email":"ada@example.com"`, `"email":"`+enc(`"ada@example.com"`)+`"`,
+		`"name":"Ada Lovelace"`, `"name":"`+enc(`"Ada Lovelace"`)+`"`).Replace(piiClearData)
+	m, err := Decode[piiEvent]([]byte(piiEnvelope(onlyStrings)))
+	if want := "$.email: is not a valid \"email\": missing @ (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("protected email without a cipher: %v %+v", err, m)
+	}
+	onlyName := strings.Replace(piiClearData, `"name":"Ada Lovelace"`, `"name":"`+enc(`"Ada Lovelace"`)+`"`, 1)
+	if m, err := Decode[piiEvent]([]byte(piiEnvelope(onlyName))); err != nil || m.Data.Profile.Name != enc(`"Ada Lovelace"`) {
+		t.Errorf("protected name without a cipher: %v %+v", err, m)
+	}
+}
