@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"reflect"
 	"runtime"
 	"sort"
@@ -20,6 +19,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
+	"github.com/babelqueue/bqgen/internal/jsonnum"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -815,16 +815,16 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 			return Diagnostics{d}
 		}
 	case *kind.Minimum:
-		d.Message = fmt.Sprintf("%s must be at least %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
+		d.Message = fmt.Sprintf("%s must be at least %s, not %s", subject, jsonnum.RatText(k.Want), jsonnum.RatText(k.Got))
 		return Diagnostics{d}
 	case *kind.Maximum:
-		d.Message = fmt.Sprintf("%s must be at most %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
+		d.Message = fmt.Sprintf("%s must be at most %s, not %s", subject, jsonnum.RatText(k.Want), jsonnum.RatText(k.Got))
 		return Diagnostics{d}
 	case *kind.ExclusiveMinimum:
-		d.Message = fmt.Sprintf("%s must be above %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
+		d.Message = fmt.Sprintf("%s must be above %s, not %s", subject, jsonnum.RatText(k.Want), jsonnum.RatText(k.Got))
 		return Diagnostics{d}
 	case *kind.ExclusiveMaximum:
-		d.Message = fmt.Sprintf("%s must be below %s, not %s", subject, decimalText(k.Want), decimalText(k.Got))
+		d.Message = fmt.Sprintf("%s must be below %s, not %s", subject, jsonnum.RatText(k.Want), jsonnum.RatText(k.Got))
 		return Diagnostics{d}
 	case *kind.MinItems:
 		d.Message = fmt.Sprintf("%s must not be empty", subject)
@@ -958,31 +958,6 @@ func keywordSchema(k ctxKind, key string) *jsonschema.Schema {
 	}
 	keywordSchemas[ptr] = sch
 	return sch
-}
-
-// decimalText is r as an exact decimal when it has one (r was read from a decimal
-// literal), else as a fraction.
-func decimalText(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	d := new(big.Int).Set(r.Denom())
-	count := func(p int64) int {
-		n, q, m := 0, new(big.Int), new(big.Int)
-		for {
-			q.QuoRem(d, big.NewInt(p), m)
-			if m.Sign() != 0 {
-				return n
-			}
-			d.Set(q)
-			n++
-		}
-	}
-	digits := max(count(2), count(5))
-	if d.Cmp(big.NewInt(1)) != 0 {
-		return r.RatString() // 1/3: no finite decimal
-	}
-	return r.FloatString(digits)
 }
 
 func requiredHint(key string) string {

@@ -403,3 +403,69 @@ func FromInt64(n int64) Decimal {
 	d, _ := Parse(strconv.FormatInt(n, 10))
 	return d
 }
+
+// RatText writes r, a number read from a decimal literal, exactly: as a plain decimal
+// (9223372036854775808, 0.125) while that takes at most 32 characters, else in String's
+// scientific notation (1e300, 4.9406564584124654e-324); a fraction with no finite
+// decimal is written as one (1/3). A numerator or denominator of more than ratBits bits
+// (1e400, 1e-999999), beyond the range of the doubles, is written as an approximation
+// to 6 significant digits ("≈1e400"), in time linear in the size of r.
+func RatText(r *big.Rat) string {
+	if r.Num().BitLen() > ratBits || r.Denom().BitLen() > ratBits {
+		return approx(r)
+	}
+	var text string
+	if r.IsInt() {
+		text = r.Num().String()
+	} else {
+		d := new(big.Int).Set(r.Denom())
+		count := func(p int64) int {
+			n, q, m := 0, new(big.Int), new(big.Int)
+			for {
+				q.QuoRem(d, big.NewInt(p), m)
+				if m.Sign() != 0 {
+					return n
+				}
+				d.Set(q)
+				n++
+			}
+		}
+		digits := max(count(2), count(5))
+		if d.Cmp(big.NewInt(1)) != 0 {
+			return r.RatString() // 1/3: no finite decimal
+		}
+		text = r.FloatString(digits)
+	}
+	if len(text) > 32 {
+		if d, ok := Parse(text); ok {
+			return d.String()
+		}
+	}
+	return text
+}
+
+// ratBits bounds the exact path of RatText: every decimal literal within the range of
+// the doubles written with up to 36 digits (10^308 takes 1024 bits, the denominator of
+// 4.9406564584124654e-324 is 10^340, 1130 bits).
+const ratBits = 1200
+
+// approx writes r (not zero: zero has a denominator of 1) to 6 significant digits, from
+// its binary exponent and a 64-bit mantissa: r = m × 2^e, so log10|r| = e·log10 2 +
+// log10|m|, exact to about 10^-9 for the exponents a big.Rat can hold.
+func approx(r *big.Rat) string {
+	mant := new(big.Float)
+	e := new(big.Float).SetPrec(64).SetRat(r).MantExp(mant)
+	m, _ := mant.Float64()
+	x := float64(e)*math.Log10(2) + math.Log10(math.Abs(m))
+	e10 := math.Floor(x)
+	lead := strconv.FormatFloat(math.Pow(10, x-e10), 'f', 5, 64)
+	if strings.HasPrefix(lead, "10") { // 9.999996 rounds up
+		lead, e10 = "1.00000", e10+1
+	}
+	lead = strings.TrimRight(strings.TrimRight(lead, "0"), ".")
+	sign := ""
+	if r.Sign() < 0 {
+		sign = "-"
+	}
+	return "≈" + sign + lead + "e" + strconv.FormatInt(int64(e10), 10)
+}

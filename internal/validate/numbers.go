@@ -158,8 +158,10 @@ type numbers struct {
 	// reported holds their paths.
 	problems []Problem
 	reported map[string]bool
-	// orig maps a replacement to the literal it replaced (abbreviated, for messages).
-	orig map[string]string
+	// orig maps a replacement to the literal it replaced (abbreviated, for messages),
+	// and exact to the literal's exact value in jsonnum's shortest notation (5e10 for 5
+	// and 1,000 zeros e-990).
+	orig, exact map[string]string
 	// seq numbers the exact values given a stand-in, from 1.
 	seq map[string]int
 }
@@ -229,10 +231,11 @@ func (n *numbers) number(lit, path string) (json.Number, bool) {
 		r = n.standIn(d)
 	}
 	if n.orig == nil {
-		n.orig = map[string]string{}
+		n.orig, n.exact = map[string]string{}, map[string]string{}
 	}
 	if _, ok := n.orig[r]; !ok {
 		n.orig[r] = abbreviate(lit)
+		n.exact[r] = abbreviate(d.String())
 	}
 	return json.Number(r), true
 }
@@ -267,6 +270,15 @@ func (n *numbers) standIn(d jsonnum.Decimal) string {
 	// Digits inside the window, and more below it: the digits inside, then <id>1.
 	kept := d.Digits[:d.Exp+numberWindow]
 	return sign + "0." + kept + seq + "1e" + strconv.FormatInt(d.Exp, 10)
+}
+
+// value returns the exact value a number of the prepared tree stands for, in jsonnum's
+// shortest notation, abbreviated for a message.
+func (n *numbers) value(v json.Number) string {
+	if e, ok := n.exact[string(v)]; ok {
+		return e
+	}
+	return abbreviate(string(v))
 }
 
 // literal returns the literal a number of the prepared tree stands for, abbreviated

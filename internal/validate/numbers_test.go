@@ -58,7 +58,7 @@ func exactPaths(t testing.TB, v *Validator, body []byte, reported map[string]boo
 	if err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
-	ps, err := v.data(numbersURN, tree, "$", reported)
+	ps, err := v.data(numbersURN, tree, "$", &numbers{reported: reported})
 	if err != nil {
 		t.Fatal(err)
 	}

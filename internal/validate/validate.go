@@ -19,7 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +29,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
+	"github.com/babelqueue/bqgen/internal/jsonnum"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -125,14 +127,15 @@ func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil
 	}
 	tree, nums := prepareNumbers(tree, "$")
-	ps, err := v.data(urn, tree, "$", nums.reported)
+	ps, err := v.data(urn, tree, "$", nums)
 	return append(nums.problems, ps...), err
 }
 
 // data validates tree, the data of urn found at prefix, against the URN's schema. A
-// bound problem at a path in reported (a number beyond the doubles, already reported
-// as malformed) is left out: it says the same.
-func (v *Validator) data(urn string, tree any, prefix string, reported map[string]bool) ([]Problem, error) {
+// bound problem at a path in nums.reported (a number beyond the doubles, already
+// reported as malformed) is left out: it says the same. A bound problem names the
+// number by its exact value (nums.value: not its stand-in).
+func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]Problem, error) {
 	s, err := v.dataSchema(urn)
 	if err != nil {
 		return nil, err
@@ -155,8 +158,13 @@ func (v *Validator) data(urn string, tree any, prefix string, reported map[strin
 			}
 			return
 		}
-		p := Problem{Path: instancePath(prefix, tree, e.InstanceLocation), Kind: InvalidData, Message: message(e)}
-		if reported[p.Path] && isBound(e.ErrorKind) {
+		path, inst := instanceAt(prefix, tree, e.InstanceLocation)
+		got := ""
+		if n, ok := inst.(json.Number); ok {
+			got = nums.value(n)
+		}
+		p := Problem{Path: path, Kind: InvalidData, Message: message(e, got)}
+		if nums.reported[p.Path] && isBound(e.ErrorKind) {
 			return
 		}
 		if key := p.String(); !seen[key] {
@@ -184,8 +192,9 @@ func isBound(k js.ErrorKind) bool {
 	return false
 }
 
-// message renders a leaf error of jsonschema/v6 without its schema location.
-func message(e *js.ValidationError) string {
+// message renders a leaf error of jsonschema/v6 without its schema location; got is the
+// literal of the number the error is about, if it is one ("" otherwise).
+func message(e *js.ValidationError, got string) string {
 	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok {
 		return "not allowed"
 	}
@@ -197,6 +206,25 @@ func message(e *js.ValidationError) string {
 			}
 		}
 	}
+	// Bounds with the number as written and the exact constant (jsonschema/v6 prints
+	// both as rounded doubles: 9223372036854775808 as "9.223372036854776 × 10¹⁸").
+	var keyword string
+	var want *big.Rat
+	switch k := e.ErrorKind.(type) {
+	case *kind.Minimum:
+		keyword, want = "minimum", k.Want
+	case *kind.Maximum:
+		keyword, want = "maximum", k.Want
+	case *kind.ExclusiveMinimum:
+		keyword, want = "exclusiveMinimum", k.Want
+	case *kind.ExclusiveMaximum:
+		keyword, want = "exclusiveMaximum", k.Want
+	case *kind.MultipleOf:
+		keyword, want = "multipleOf", k.Want
+	}
+	if want != nil && got != "" {
+		return fmt.Sprintf("%s: got %s, want %s", keyword, got, jsonnum.RatText(want))
+	}
 	out := e.BasicOutput()
 	if out.Error != nil {
 		return out.Error.String()
@@ -204,9 +232,10 @@ func message(e *js.ValidationError) string {
 	return fmt.Sprint(e.ErrorKind)
 }
 
-// instancePath turns a JSON pointer's tokens into a JSON path below prefix, in the
-// generated code's style: $.a.b[3], $["a b"].
-func instancePath(prefix string, tree any, tokens []string) string {
+// instanceAt turns a JSON pointer's tokens into a JSON path below prefix, in the
+// generated code's style ($.a.b[3], $["a b"]), and returns the value of tree there
+// (nil when there is none).
+func instanceAt(prefix string, tree any, tokens []string) (string, any) {
 	path := prefix
 	cur := tree
 	for _, tok := range tokens {
@@ -227,7 +256,7 @@ func instancePath(prefix string, tree any, tokens []string) string {
 			cur = nil
 		}
 	}
-	return path
+	return path, cur
 }
 
 // pathKey appends an object key to a path: $.a for identifier-like keys, $["a b"]
@@ -331,7 +360,7 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 	case !isObj:
 		c.add("$.data", Envelope, "data must be an object, got "+typeName(dv))
 	case urn != "":
-		ps, err := v.data(urn, data, "$.data", nums.reported)
+		ps, err := v.data(urn, data, "$.data", nums)
 		if err != nil {
 			return nil, err
 		}

@@ -285,7 +285,11 @@ func TestNumbersBeyondDoubles(t *testing.T) {
 			"$: invalid_data: additional properties 'x\"y' not allowed"}},
 		{"whole body", []byte(`1e400`), fixture.URNClosed, []string{"$: malformed: number 1e400" + tail, "$: invalid_data: got number, want object"}},
 		{"and a syntax error", []byte(`{"a":1e400,}`), fixture.URNClosed, []string{"$: malformed: at byte 11: unexpected character '}', expected a string key"}},
-		{"largest double", inAll("ratio", "1.7976931348623157e308"), "", []string{"$.data.ratio: invalid_data: exclusiveMaximum: got 1.7976931348623157\u202f×\u202f10³⁰⁸, want 1.5"}},
+		{"largest double", inAll("ratio", "1.7976931348623157e308"), "", []string{"$.data.ratio: invalid_data: exclusiveMaximum: got 1.7976931348623157e308, want 1.5"}},
+		// Bounds name the number by its exact value, not a rounded double.
+		{"beyond int64", inAll("n", "9223372036854775808"), "", []string{"$.data.n: invalid_data: maximum: got 9223372036854775808, want 9223372036854775807"}},
+		{"long literal", inAll("ratio", "5"+strings.Repeat("0", 1000)+"e-990"), "", []string{"$.data.ratio: invalid_data: exclusiveMaximum: got 5e10, want 1.5"}},
+		{"tiny literal", inAll("ratio", "-1e-999999"), "", []string{"$.data.ratio: invalid_data: minimum: got -1e-999999, want 0"}},
 	} {
 		var ps []Problem
 		var err error
