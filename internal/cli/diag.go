@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -76,12 +78,32 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// ghData escapes a workflow command's message (GitHub Actions: %, CR, LF).
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+// ghData escapes a workflow command's message (GitHub Actions decodes %25, %0D and %0A):
+// %, CR and LF, and also, as %XX of each UTF-8 byte, every other character that is not
+// graphic (ESC, BEL and the other C0 and C1 controls, bidi overrides such as U+202E,
+// invalid UTF-8), which GitHub does not decode: the log then shows "%1B" where the
+// input held ESC, and nothing from the input drives the log viewer or a terminal.
+func ghData(s string) string { return ghEscape(s, false) }
 
-// ghProp escapes a workflow command's property value (also : and ,).
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+// ghProp escapes a workflow command's property value (file=, title=): as ghData, and
+// also : and , (%3A, %2C).
+func ghProp(s string) string { return ghEscape(s, true) }
+
+func ghEscape(s string, prop bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '%' || r == '\r' || r == '\n' || prop && (r == ':' || r == ','),
+			r == utf8.RuneError && n <= 1,
+			r != '\t' && !unicode.IsGraphic(r):
+			for _, c := range []byte(s[i : i+n]) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

@@ -68,8 +68,10 @@ func TestHostileFileNameCheck(t *testing.T) {
 		t.Errorf("check --format json: exit %d, %v\n%s", code, err, out)
 	}
 	code, out, _ = run(t, "check", "-r", dir, "--format", "github")
-	if code != ExitFindings || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "::error file="+ghProp(file)+",line=7,") {
-		t.Errorf("check --format github: exit %d\n%s", code, out)
+	noControls(t, "check --format github", out)
+	want := "::error file=" + ghProp(dir) + "/a%1B]0;pwned%07%1B[31m%0Aforged.yaml%3A1%3A1%3A error BQ001%3A fake%E2%80%AE.yaml,line=7,"
+	if code != ExitFindings || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("check --format github: exit %d\n%s\nwant the prefix\n%s", code, out, want)
 	}
 }
 

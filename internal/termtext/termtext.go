@@ -2,8 +2,8 @@
 // a file name or an error message holding a newline, ESC (terminal escape and OSC
 // sequences), other C0 and C1 controls, bidirectional overrides or invalid UTF-8 can
 // neither start a forged line nor drive the terminal (issue 16, item 9;
-// docs/security.md). The JSON and GitHub output formats escape text their own way and
-// take names unchanged.
+// docs/security.md). The JSON output format takes names unchanged (JSON escapes
+// controls); the GitHub format percent-encodes them (internal/cli ghData, ghProp).
 package termtext
 
 import (
