@@ -25,18 +25,6 @@ func ParseStrict(b []byte) (any, error) {
 	return plain(v), nil
 }
 
-// NextValue returns the length of the first JSON value in b and the whitespace before
-// it, so that a stream of values (JSON lines) can be cut into messages; ok is false when
-// that value does not parse.
-func NextValue(b []byte) (n int, ok bool) {
-	p := &parser{b: b, src: string(b)}
-	p.skipSpace()
-	if _, err := p.value(0); err != nil {
-		return 0, false
-	}
-	return p.i, true
-}
-
 func plain(v *jsonValue) any {
 	switch v.kind {
 	case jsonBool:

@@ -21,12 +21,6 @@ func TestParseStrict(t *testing.T) {
 			t.Errorf("ParseStrict(%q) accepted", bad)
 		}
 	}
-	if n, ok := NextValue([]byte(" {\"a\":1}\n{\"b\":2}")); !ok || n != 8 {
-		t.Errorf("NextValue = %d, %v; want 8, true", n, ok)
-	}
-	if _, ok := NextValue([]byte(`{"a":`)); ok {
-		t.Error("NextValue accepted a truncated value")
-	}
 	if n, v := ExactInt64("1e2"); n != 100 || v != IntOK {
 		t.Errorf("ExactInt64(1e2) = %d, %v", n, v)
 	}
