@@ -22,7 +22,7 @@ func TestValidateFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(good, body, 0o644)
-	os.WriteFile(stream, []byte("\n{\"job\":\"urn:babel:orders:created\",\"trace_id\":\" \"}\n{\"a\":1e400,\n"), 0o644)
+	os.WriteFile(stream, []byte("\n{\"job\":\"urn:babel:orders:created\",\"trace_id\":\" \",\"attempts\":0}\n{\"a\":1e400,\n"), 0o644)
 	args := []string{"validate", "-r", exampleRegistry, good, stream}
 
 	code, out, errOut := run(t, append(args, "--format", "text")...)

@@ -343,9 +343,12 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 		}
 	}
 
-	// attempts: an integer >= 0, optional.
+	// attempts: an integer >= 0, which every envelope carries (the wire contract's
+	// envelope); the generated Router reads a missing one as 0.
 	if av, has := root["attempts"]; has {
 		c.count("$.attempts", av)
+	} else {
+		c.add("$", Envelope, "missing attempts (0 for a message never delivered)")
 	}
 	if dv, has := root["dead_letter"]; has {
 		c.deadLetter(dv)

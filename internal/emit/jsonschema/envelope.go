@@ -177,7 +177,7 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 		}
 	}
 	doc.Set("properties", props)
-	doc.Set("required", []any{"trace_id", "data", "meta"})
+	doc.Set("required", []any{"trace_id", "data", "meta", "attempts"})
 	doc.Set("anyOf", []any{
 		ordjson.New().
 			Set("description", "Identity in job.").
