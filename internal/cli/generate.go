@@ -32,7 +32,7 @@ func isGenerated(b []byte) bool { return bytes.HasPrefix(b, []byte(generatedHead
 func generateCommand() *command {
 	return &command{
 		name:    "generate",
-		summary: "write the typed Go package for a registry",
+		summary: "write the typed Go packages for a registry: a runtime package and one per bounded context",
 		usage:   "generate -r REGISTRY -o DIR [--package NAME] [--import-path PATH] [--check]",
 		examples: []string{
 			"bqgen generate -r examples/registry.yaml -o examples/events",
@@ -41,7 +41,7 @@ func generateCommand() *command {
 		},
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
-			out := fs.StringP("out", "o", "", "output directory of the Go package (required)")
+			out := fs.StringP("out", "o", "", "output directory: the runtime package, with a package per bounded context below it (required)")
 			pkg := fs.String("package", "", "Go package name of the root package (default: go.package of the registry, else the output directory's name)")
 			imp := fs.String("import-path", "", "import path of the output directory (default: from the nearest go.mod at or above it)")
 			check := fs.Bool("check", false, "write nothing; exit 1 if any file would change")

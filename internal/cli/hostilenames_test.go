@@ -118,7 +118,7 @@ func TestHostileFileNameValidate(t *testing.T) {
 		t.Errorf("validate: exit %d", code)
 	}
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if !strings.HasPrefix(l, strconv.Quote(input)+": ") && !strings.HasPrefix(l, "2 inputs: ") {
+		if !strings.HasPrefix(l, strconv.Quote(input)+": ") && !strings.HasPrefix(l, "2 inputs, ") {
 			t.Errorf("validate: line %q does not start with the quoted name", l)
 		}
 	}

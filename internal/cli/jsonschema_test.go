@@ -158,7 +158,7 @@ func TestValidateCommand(t *testing.T) {
 		bad + ": $.meta.ts: forbidden_field: forbidden field meta.ts",
 		bad + ": $.trace_id: envelope: trace_id is blank",
 		bad + ": $.data.order_id: invalid_data: ",
-		"2 inputs: 1 valid, 1 invalid",
+		"2 inputs, 2 messages: 1 valid, 1 invalid",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)

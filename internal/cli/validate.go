@@ -18,16 +18,17 @@ func validateCommand() *command {
 	return &command{
 		name:    "validate",
 		summary: "check messages against the wire contract and their URN's data schema",
-		usage:   "validate -r REGISTRY [--urn URN] [--format text|json|github] FILE|- ...",
+		usage:   "validate -r REGISTRY [--urn URN] [--protected] [--format text|json|github] FILE|- ...",
 		examples: []string{
 			"kafka-console-consumer … | bqgen validate -r registry/ -",
 			"bqgen validate -r registry.yaml --urn urn:babel:orders:created.v2 data.json   # bare data",
-			"bqgen validate -r registry/ --format json dead-letters.jsonl > report.json",
+			"bqgen validate -r registry/ --protected --format json dead-letters.jsonl > report.json   # personal data encrypted",
 		},
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
 			urn := fs.String("urn", "", "validate each input as the bare data of this URN instead of a full envelope")
 			format := fs.String("format", "text", "output format: text, json (an array, one object per message) or github (an annotation per problem)")
+			protected := fs.Bool("protected", false, "the messages' x-gdpr-sensitive values may be encrypted: a string at a protected path (check --pii) is not checked against its schema")
 			return func(e env, args []string) int {
 				if code, ok := needArgs(e, "validate", nil, map[string]string{"-r/--registry": *reg}); !ok {
 					return code
@@ -42,7 +43,7 @@ func validateCommand() *command {
 					fmt.Fprintf(e.stderr, "bqgen validate: no input; pass files, or - for standard input\nrun 'bqgen help validate' for usage\n")
 					return ExitError
 				}
-				return runValidate(e, *reg, *urn, *format, args)
+				return runValidate(e, *reg, *urn, *format, *protected, args)
 			}
 		},
 	}
@@ -51,12 +52,16 @@ func validateCommand() *command {
 // runValidate validates the inputs and prints one result per message in format (text,
 // json or github; see the reports below). Registry diagnostics go to stderr in the same
 // format.
-func runValidate(e env, regPath, urn, format string, files []string) int {
+func runValidate(e env, regPath, urn, format string, protected bool, files []string) int {
 	reg, code := load(e, regPath, format)
 	if reg == nil {
 		return code
 	}
-	v, err := validate.New(reg)
+	var opts []validate.Option
+	if protected {
+		opts = append(opts, validate.WithProtected())
+	}
+	v, err := validate.New(reg, opts...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen validate: %s\n", errLine(err))
 		return ExitError
@@ -76,8 +81,10 @@ func runValidate(e env, regPath, urn, format string, files []string) int {
 		fmt.Fprintf(e.stderr, "bqgen validate: %s\n", errLine(err))
 		return ExitError
 	}
-	if len(files) > 1 && format == "text" {
-		fmt.Fprintf(e.stdout, "%s: %d valid, %d invalid\n", plural(len(files), "input"), res.Valid, res.Invalid)
+	// The summary counts messages (a JSON-lines input holds many), after the inputs;
+	// one input holding one message has none.
+	if n := res.Valid + res.Invalid; format == "text" && (len(files) > 1 || n > 1) {
+		fmt.Fprintf(e.stdout, "%s, %s: %d valid, %d invalid\n", plural(len(files), "input"), plural(n, "message"), res.Valid, res.Invalid)
 	}
 	switch {
 	case res.IOErrors > 0:

@@ -31,7 +31,7 @@ func TestValidateFormats(t *testing.T) {
 		stream + ":1: $.trace_id: envelope: trace_id is blank\n" +
 		stream + ":1: $: envelope: missing data\n" +
 		stream + ":2: $: malformed: at byte 12: unexpected end of input, expected a string key\n" +
-		"2 inputs: 1 valid, 2 invalid\n"
+		"2 inputs, 3 messages: 1 valid, 2 invalid\n"
 	if code != ExitFindings || out != want || errOut != "" {
 		t.Errorf("text: exit %d\n%s%s\nwant:\n%s", code, out, errOut, want)
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/jsonnum"
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/pii"
 )
 
 // Kind classifies a problem.
@@ -70,21 +71,47 @@ type Validator struct {
 	reg   *model.Registry
 	opts  jsonschema.Options
 	files map[string][]byte
+	// pii holds, per URN with protected values, their paths in the SDKs' syntax
+	// (pii.Inventory.Protected); protected says whether such a value may be a
+	// ciphertext (WithProtected).
+	pii       map[string][]string
+	protected bool
 
 	mu       sync.Mutex
 	compiled map[string]*js.Schema
 }
 
+// Option configures a Validator.
+type Option func(*Validator)
+
+// WithProtected validates messages whose x-gdpr-sensitive values may be protected, as
+// the BabelQueue SDKs' gdpr.Protect and the generated code's Cipher write them: a string
+// at one of a URN's protected paths (`bqgen check --pii`) is taken as a ciphertext, and
+// the problems at and inside it are left out (the clear value cannot be checked without
+// the key). Without it, such problems say that the value may be protected.
+func WithProtected() Option { return func(v *Validator) { v.protected = true } }
+
 // New emits the registry's schemas in memory. Schemas are compiled on first use.
-func New(reg *model.Registry) (*Validator, error) {
-	opts := jsonschema.Options{Draft: jsonschema.Draft2020}
-	files, err := jsonschema.Emit(reg, opts)
+func New(reg *model.Registry, opts ...Option) (*Validator, error) {
+	jopts := jsonschema.Options{Draft: jsonschema.Draft2020}
+	files, err := jsonschema.Emit(reg, jopts)
 	if err != nil {
 		return nil, err
 	}
-	v := &Validator{reg: reg, opts: opts, files: map[string][]byte{}, compiled: map[string]*js.Schema{}}
+	v := &Validator{reg: reg, opts: jopts, files: map[string][]byte{}, compiled: map[string]*js.Schema{}, pii: map[string][]string{}}
 	for _, f := range files {
 		v.files[f.Name] = f.Content
+	}
+	ix := pii.NewIndex(reg)
+	for _, m := range reg.Messages {
+		if ix.Marked(m) {
+			if paths := ix.Of(m).Protected(); len(paths) > 0 {
+				v.pii[m.URN] = paths
+			}
+		}
+	}
+	for _, o := range opts {
+		o(v)
 	}
 	return v, nil
 }
@@ -173,8 +200,76 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 		}
 	}
 	walk(verr)
+	out = v.protectedValues(urn, tree, prefix, out)
 	sortProblems(out)
 	return out, nil
+}
+
+// protectedValues applies WithProtected to the problems ps of the data tree of urn at
+// prefix: a problem at or inside a string found at one of the URN's protected paths is
+// left out (WithProtected) or says the value may be protected.
+func (v *Validator) protectedValues(urn string, tree any, prefix string, ps []Problem) []Problem {
+	paths := v.pii[urn]
+	if len(paths) == 0 || len(ps) == 0 {
+		return ps
+	}
+	var at []string // the JSON paths of the strings at protected paths
+	for _, p := range paths {
+		stringsAt(tree, strings.Split(p, "."), prefix, &at)
+	}
+	if len(at) == 0 {
+		return ps
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		inside := false
+		for _, a := range at {
+			if rest, ok := strings.CutPrefix(p.Path, a); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+				inside = true
+				break
+			}
+		}
+		switch {
+		case inside && v.protected:
+			continue
+		case inside:
+			p.Message += " (an x-gdpr-sensitive value: if it is protected, validate with --protected)"
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// stringsAt appends to out the JSON paths (below path) of the strings that the
+// protected path segs (the SDKs' syntax: keys, "[]" for every element of an array)
+// reaches in v, as the SDKs' Protect and Unprotect find values.
+func stringsAt(v any, segs []string, path string, out *[]string) {
+	obj, ok := v.(map[string]any)
+	if !ok || len(segs) == 0 {
+		return
+	}
+	key, array := strings.CutSuffix(segs[0], "[]")
+	child, ok := obj[key]
+	if !ok {
+		return
+	}
+	here := pathKey(path, key)
+	visit := func(c any, at string) {
+		if len(segs) > 1 {
+			stringsAt(c, segs[1:], at, out)
+		} else if _, isStr := c.(string); isStr {
+			*out = append(*out, at)
+		}
+	}
+	if !array {
+		visit(child, here)
+		return
+	}
+	if arr, ok := child.([]any); ok {
+		for i, e := range arr {
+			visit(e, here+"["+strconv.Itoa(i)+"]")
+		}
+	}
 }
 
 // sortProblems orders problems by path, keeping the order of those at one path.

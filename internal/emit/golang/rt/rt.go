@@ -233,8 +233,8 @@ type messageData interface {
 // New validates data and builds its message: the URN of T, a fresh trace id
 // (or the one of WithTraceID), T's default queue unless WithQueue says
 // otherwise, meta.lang "go", schema_version 1, created_at now in Unix
-// milliseconds, attempts 0. The generated New… function of each message
-// calls it. Errors: the data's ValidationErrors (ErrInvalidData; a string
+// milliseconds, attempts 0. Call it as New(orders.Created{…}): T is inferred.
+// Errors: the data's ValidationErrors (ErrInvalidData; a string
 // that is not valid UTF-8 included, at its path), or ErrMalformedEnvelope for
 // a blank trace id, no queue, an id from WithIDSource that is empty or equals
 // the trace id, or a trace id, queue or id that is not valid UTF-8. With
