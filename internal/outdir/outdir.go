@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -157,7 +158,7 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		old, err := readRegular(p)
+		old, err := readRegular(p, max(len(f.Content)+1, maxExisting))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			plan.Write = append(plan.Write, f.Name)
@@ -300,7 +301,7 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 			if want[name] || !e.Type().IsRegular() || filepath.Ext(e.Name()) != opts.Ext {
 				continue
 			}
-			old, err := os.ReadFile(filepath.Join(abs, e.Name()))
+			old, err := readPrefix(filepath.Join(abs, e.Name()), maxExisting)
 			if err != nil {
 				return fmt.Errorf("%s: %w", filepath.Join(abs, e.Name()), err)
 			}
@@ -324,8 +325,15 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 	return nil
 }
 
-// readRegular reads path, refusing anything that is not a regular file.
-func readRegular(path string) ([]byte, error) {
+// maxExisting bounds what Sync reads of a file already in the output directory: it
+// compares a file with its new content (a longer file differs, whatever follows) and
+// asks Options.Generated about its start, so an 8 GiB file in the way costs 64 MiB,
+// not 8 GiB. (A generated file is far smaller.)
+const maxExisting = 64 << 20
+
+// readRegular reads at most limit bytes of path, refusing anything that is not a
+// regular file.
+func readRegular(path string, limit int) ([]byte, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -333,7 +341,17 @@ func readRegular(path string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w: not a regular file (a symbolic link or a directory is in the way)", path, ErrUnsafePath)
 	}
-	b, err := os.ReadFile(path)
+	return readPrefix(path, limit)
+}
+
+// readPrefix returns the first limit bytes of the file path (all of it when shorter).
+func readPrefix(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

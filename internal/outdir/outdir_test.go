@@ -155,3 +155,40 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	})
 	return m
 }
+
+// TestSyncHugeExistingFiles: a generated file of 4 GiB in the way (sparse, so the test
+// writes little) is overwritten, and a stale one removed, reading at most maxExisting
+// bytes of each (Options.Generated sees at most that many).
+func TestSyncHugeExistingFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"a.go", "stale.go"} {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(4 << 30); err != nil {
+			t.Skipf("no sparse file: %v", err)
+		}
+		f.Close()
+	}
+	o := opts()
+	longest := 0
+	o.Generated = func(b []byte) bool {
+		longest = max(longest, len(b))
+		return bytes.HasPrefix(b, []byte(hdr))
+	}
+	plan, err := Sync(context.Background(), dir, []File{gen("a.go", "a")}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Plan{Write: []string{"a.go"}, Remove: []string{"stale.go"}}); !reflect.DeepEqual(plan, want) || longest != maxExisting {
+		t.Errorf("plan %+v, Generated saw %d bytes at most", plan, longest)
+	}
+	if got := read(t, filepath.Join(dir, "a.go")); got != hdr+"a" {
+		t.Errorf("a.go = %q", got)
+	}
+}
