@@ -671,10 +671,5 @@ func quoteAbbrev(s string) string {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// abbreviate shortens a long literal for a message.
-func abbreviate(s string) string {
-	if len(s) > 40 {
-		return s[:37] + "..."
-	}
-	return s
-}
+// abbreviate is the generated decoder's: at most 40 bytes, start and end kept.
+func abbreviate(s string) string { return bqrt.Abbreviate(s) }

@@ -23,9 +23,7 @@ const maxSafeInteger = 1<<53 - 1
 // JavaScript Date, ±8.64e15 ms (about ±273,790 years around 1970).
 const maxTimestamp = 8_640_000_000_000_000
 
-func addErr(e *ValidationErrors, path, msg string) {
-	*e = append(*e, ValidationError{Path: path, Message: msg})
-}
+func addErr(e *ValidationErrors, path, msg string) { appendErr(e, path, msg) }
 
 // checkLength checks the length of s in Unicode code points (as JSON Schema
 // minLength/maxLength count); -1 means no bound.

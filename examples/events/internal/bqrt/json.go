@@ -642,12 +642,21 @@ func smallNumber(lit string) bool {
 	return true
 }
 
-// abbreviate shortens s for error messages.
+// abbreviate returns s when it has at most 40 bytes, else its first 24 and last 13
+// bytes (cut at character boundaries) around "...", so that a long number keeps its
+// exponent (1.01000000000000000000...0000000000e2) and a long string its end.
 func abbreviate(s string) string {
-	if len(s) > 40 {
-		return s[:37] + "..."
+	if len(s) <= 40 {
+		return s
 	}
-	return s
+	h, k := 24, len(s)-13
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	for k < len(s) && !utf8.RuneStart(s[k]) {
+		k++
+	}
+	return s[:h] + "..." + s[k:]
 }
 
 func hexVal(c byte) rune {
@@ -833,9 +842,7 @@ type decoder struct {
 }
 
 // fail records a decoding error at path.
-func (d *decoder) fail(path, msg string) {
-	d.errs = append(d.errs, ValidationError{Path: path, Message: msg})
-}
+func (d *decoder) fail(path, msg string) { appendErr(&d.errs, path, msg) }
 
 func (d *decoder) mismatch(v *jsonValue, path, want string) {
 	d.fail(path, "expected "+want+", got "+v.kind.String())

@@ -48,6 +48,7 @@ func decodeData[T any](b []byte, dst *T) error {
 
 func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) error) {
 	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
+		defer recovered(&err)
 		var m Message[T]
 		t, pii, err := describe(&m.Data)
 		if err != nil {
@@ -56,7 +57,6 @@ func handle[T any](r *Router, urn string, fn func(context.Context, Message[T]) e
 		if err := fill(env, &m, &m.Data, &m.cipher, t, pii); err != nil {
 			return err
 		}
-		defer recovered(&err)
 		return fn(ctx, m)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -211,11 +212,11 @@ func TestCipherConsumerRejects(t *testing.T) {
 			"$.tags[0]: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
 			"$.tags[1]: x-gdpr-sensitive value does not decrypt: message authentication failed"},
 		{"plaintext not JSON", keyA, strings.Replace(piiProtectedData, enc(`36`), enc(`36,`), 1),
-			"$.age: decrypted x-gdpr-sensitive value is not JSON: malformed JSON at byte 2: unexpected character ',' after the top-level value"},
+			"$.age: decrypted x-gdpr-sensitive value is not JSON (at byte 2)"},
 		{"plaintext of the wrong type", keyA, strings.Replace(piiProtectedData, enc(`36`), enc(`"36"`), 1),
 			"$.age: expected integer, got string"},
 		{"plaintext with a duplicate key", keyA, strings.Replace(piiProtectedData, enc(`{"last4":"4242","expiry":1700000000000}`), enc(`{"last4":"4242","last4":"1","expiry":1}`), 1),
-			`$.card: decrypted x-gdpr-sensitive value is not JSON: malformed JSON at byte 16: duplicate object key "last4"`},
+			`$.card: decrypted x-gdpr-sensitive value is not JSON (at byte 16)`},
 		// Decoding stops at type errors: the email's format is not checked.
 		{"no cipher", nil, piiProtectedData, "$.age: expected integer, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher); " +
 			"$.card: expected object, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"},
@@ -241,11 +242,110 @@ func TestCipherConsumerRejects(t *testing.T) {
 	onlyStrings := strings.NewReplacer(`"email":"ada@example.com"`, `"email":"`+enc(`"ada@example.com"`)+`"`,
 		`"name":"Ada Lovelace"`, `"name":"`+enc(`"Ada Lovelace"`)+`"`).Replace(piiClearData)
 	m, err := Decode[piiEvent]([]byte(piiEnvelope(onlyStrings)))
-	if want := "$.email: is not a valid \"email\": missing @ (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"; err == nil || !strings.HasSuffix(err.Error(), want) {
+	if want := "$.email: is not a valid \"email\" (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)"; err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("protected email without a cipher: %v %+v", err, m)
 	}
 	onlyName := strings.Replace(piiClearData, `"name":"Ada Lovelace"`, `"name":"`+enc(`"Ada Lovelace"`)+`"`, 1)
 	if m, err := Decode[piiEvent]([]byte(piiEnvelope(onlyName))); err != nil || m.Data.Profile.Name != enc(`"Ada Lovelace"`) {
 		t.Errorf("protected name without a cipher: %v %+v", err, m)
+	}
+}
+
+type panicCipher struct{}
+
+func (panicCipher) Encrypt([]byte) (string, error) { return "x", nil }
+func (panicCipher) Decrypt(s string) ([]byte, error) {
+	b := []byte(s)
+	return b[:12], nil // a naive cipher: panics on a short ciphertext
+}
+
+type failCipher struct{ err error }
+
+func (c failCipher) Encrypt([]byte) (string, error) { return "", c.err }
+func (c failCipher) Decrypt(string) ([]byte, error) { return nil, c.err }
+
+type badUTF8Cipher struct{}
+
+func (badUTF8Cipher) Encrypt([]byte) (string, error) { return "\xff\xfe", nil }
+func (badUTF8Cipher) Decrypt(string) ([]byte, error) { return nil, errors.New("no") }
+
+// countCipher is keyA, counting its Decrypt calls.
+type countCipher struct{ n *int }
+
+func (c countCipher) Encrypt(p []byte) (string, error) { return keyA.Encrypt(p) }
+func (c countCipher) Decrypt(s string) ([]byte, error) { *c.n++; return keyA.Decrypt(s) }
+
+// TestCipherFaults: what a faulty cipher, or a hostile body, makes of a message. Not
+// parallel: it changes piiEventDesc for a while (a maximum on tags).
+func TestCipherFaults(t *testing.T) {
+	ctx := context.Background()
+	body := []byte(piiEnvelope(piiProtectedData))
+
+	// A panic in Decrypt is a *PanicError, as a handler's: the consumer lives on.
+	r := NewRouter(WithRouterCipher(panicCipher{}))
+	Handle(r, func(context.Context, Message[piiEvent]) error { t.Error("handler called"); return nil })
+	err := r.Dispatch(ctx, []byte(piiEnvelope(strings.Replace(piiClearData, `"email":"ada@example.com"`, `"email":"AA=="`, 1))))
+	var pe *PanicError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrHandlerPanic) || DeadLetterReasonOf(err) != ReasonFailed {
+		t.Errorf("panicking cipher: %v", err)
+	}
+
+	// A cipher that cannot try (a key service down) is "failed", with its cause.
+	for _, cause := range []error{fmt.Errorf("kms: %w", ErrCipherUnavailable), fmt.Errorf("kms: %w", context.DeadlineExceeded)} {
+		r := NewRouter(WithRouterCipher(failCipher{cause}))
+		Handle(r, func(context.Context, Message[piiEvent]) error { t.Error("handler called"); return nil })
+		err := r.Dispatch(ctx, body)
+		if !errors.Is(err, cause) || errors.Is(err, ErrInvalidData) || DeadLetterReasonOf(err) != ReasonFailed ||
+			err.Error() != piiURN+": unprotect $.age: "+cause.Error() {
+			t.Errorf("unavailable cipher (%v): %v, %s", cause, err, DeadLetterReasonOf(err))
+		}
+		if _, err := Decode[piiEvent](body, WithCipher(failCipher{cause})); !errors.Is(err, cause) || errors.Is(err, ErrInvalidData) {
+			t.Errorf("Decode with an unavailable cipher: %v", err)
+		}
+	}
+
+	// A ciphertext that is not valid UTF-8 is refused by the producer.
+	m, _ := New(piiData(), WithCipher(badUTF8Cipher{}))
+	if b, err := m.Encode(); err == nil || b != nil || err.Error() != "protect $.age: the cipher returned a ciphertext that is not valid UTF-8" {
+		t.Errorf("invalid UTF-8 ciphertext: %q, %v", b, err)
+	}
+
+	// An array past its maximum is rejected before anything in it is decrypted, and
+	// decryption stops after 100 failures.
+	n := 0
+	tagged := &piiEventDesc.Fields[4].Type // tags: at most 3 items here
+	saved := *tagged
+	t.Cleanup(func() { *tagged = saved })
+	*tagged = bqrt.Desc{Kind: bqrt.KArray, Flags: bqrt.FMax | bqrt.FChecked, Hi: 3, Elem: saved.Elem}
+	many := strings.Replace(piiProtectedData, `"tags":["`+enc(`"vip"`)+`","`+enc(`"<b>"`)+`"]`, `"tags":[`+strings.Repeat(`"`+enc(`"x"`)+`",`, 999)+`"`+enc(`"x"`)+`"]`, 1)
+	_, err = Decode[piiEvent]([]byte(piiEnvelope(many)), WithCipher(countCipher{&n}))
+	// age, card, email and profile.name are decrypted (paths in order), no tag.
+	if !errors.Is(err, ErrInvalidData) || err.Error() != "babelqueue: invalid data: $.tags: has 1000 items, more than the maximum 3" || n != 4 {
+		t.Errorf("1,000 tags: %d decrypts, %v", n, err)
+	}
+	*tagged = saved
+	n = 0
+	bad := strings.Replace(many, "A1:", "B2:", -1)
+	_, err = Decode[piiEvent]([]byte(piiEnvelope(bad)), WithCipher(countCipher{&n}))
+	var ve ValidationErrors
+	if !errors.As(err, &ve) || len(ve) != 101 || n != 101 || ve[100].Message != "more problems, not listed (at most 100 are)" {
+		t.Errorf("1,000 tags under another key: %d decrypts, %d errors", n, len(ve))
+	}
+}
+
+// TestMessageString: fmt shows a message redacted, and never its cipher.
+func TestMessageString(t *testing.T) {
+	t.Parallel()
+	m, err := New(piiData(), append(fixedOpts(), WithCipher(testCipher{prefix: "TOP-SECRET-KEY"}))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, verb := range []string{"%v", "%+v", "%s", "%#v"} {
+		for _, x := range []any{m, *m} {
+			got := fmt.Sprintf(verb, x)
+			if strings.Contains(got, "TOP-SECRET") || strings.Contains(got, "ada@example.com") || strings.Contains(got, "Lovelace") || !strings.Contains(got, "job=urn:babel:users:registered.v2") {
+				t.Errorf("%s of %T: %s", verb, x, got)
+			}
+		}
 	}
 }

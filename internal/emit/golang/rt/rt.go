@@ -45,6 +45,14 @@ var (
 	// *PanicError with the value and the stack. Dead-letter reason "failed" (the
 	// message may be fine; the handler is not).
 	ErrHandlerPanic = errors.New("babelqueue: handler panicked")
+	// ErrCipherUnavailable: a Cipher's Decrypt returns an error wrapping it
+	// (or context.Canceled, context.DeadlineExceeded) when it could not try,
+	// such as a key service that does not answer. Dispatch and Decode then
+	// return that error wrapped with the value's path, not ErrInvalidData:
+	// the message is not at fault, and DeadLetterReasonOf says "failed", so
+	// that it is retried. Any other Decrypt error means the value does not
+	// decrypt (another key, a clear or tampered value): ErrInvalidData, "poison".
+	ErrCipherUnavailable = bqrt.ErrCipherUnavailable
 )
 
 // PanicError is the error Router.Dispatch returns when a handler panics: Value is
@@ -282,17 +290,17 @@ func Decode[T any, P MessageData[T]](body []byte, opts ...Option) (*Message[T], 
 func Handle[T any, P MessageData[T]](r *Router, h func(context.Context, Message[T]) error) {
 	urn, _, t, pii := P(nil).BabelQueueMessage()
 	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
+		defer recovered(&err) // the handler's panic, or the cipher's (in fill)
 		var m Message[T]
 		if err := fill(env, &m, &m.Data, &m.cipher, t, pii); err != nil {
 			return err
 		}
-		defer recovered(&err)
 		return h(ctx, m)
 	})
 }
 
-// recovered turns a panic of the handler it is deferred around into a
-// *PanicError in *err.
+// recovered turns a panic of the handler it is deferred around (or of the
+// Cipher that decrypts its message) into a *PanicError in *err.
 func recovered(err *error) {
 	if p := recover(); p != nil {
 		*err = &PanicError{Value: p, Stack: debug.Stack()}
@@ -385,6 +393,15 @@ func encodeMessage(msg, data any, c Cipher) ([]byte, error) {
 	h := refsOf(msg).header()
 	return bqrt.Encode(&h, data, t, pii, c)
 }
+
+// String returns the message as LogValue renders it, in slog's text form
+// ([job=… trace_id=… data=[…] …]): every x-gdpr-sensitive value is redacted,
+// and the message's Cipher never shows, whatever fmt verb prints it (%v, %+v,
+// %s, and %#v through GoString).
+func (m Message[T]) String() string { return messageLogValue(&m, &m.Data).String() }
+
+// GoString is String, so that %#v shows neither personal data nor the Cipher.
+func (m Message[T]) GoString() string { return m.String() }
 
 // LogValue implements slog.LogValuer: a group of the envelope's fields under
 // their JSON keys (job, trace_id, data, meta{id, queue, lang, schema_version,

@@ -25,6 +25,10 @@ func ParseStrict(b []byte) (any, error) {
 	return plain(v), nil
 }
 
+// Abbreviate shortens a hostile value for a message as the generated decoder does:
+// at most 40 bytes, its start and end around "..." (a number keeps its exponent).
+func Abbreviate(s string) string { return abbreviate(s) }
+
 func plain(v *jsonValue) any {
 	switch v.kind {
 	case jsonBool:

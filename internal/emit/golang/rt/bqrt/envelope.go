@@ -446,7 +446,7 @@ func (env *Envelope) Fill(data any, t *Desc, pii []string) error {
 		}
 	}
 	if env.sink.done {
-		return clearHint(env.sink.finish(), pii, env.cipher)
+		return clearHint(env.sink.finish(), t, pii, env.cipher)
 	}
 	if protected {
 		return env.unprotect(t, v, pii)
@@ -455,7 +455,7 @@ func (env *Envelope) Fill(data any, t *Desc, pii []string) error {
 	if _, ok := err.(*syntaxError); ok {
 		env.fatal = err
 	}
-	return clearHint(err, pii, env.cipher)
+	return clearHint(err, t, pii, env.cipher)
 }
 
 // unprotect decodes the data of a parsed and checked body whose values at pii are
@@ -470,7 +470,7 @@ func (env *Envelope) unprotect(t *Desc, v reflect.Value, pii []string) error {
 		env.fatal = err
 		return err
 	}
-	if err := unprotectData(tree, pii, env.cipher); err != nil {
+	if err := unprotectData(tree, t, pii, env.cipher); err != nil {
 		return err
 	}
 	clear := appendTree(nil, tree)

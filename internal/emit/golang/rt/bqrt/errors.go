@@ -27,6 +27,9 @@ var (
 	ErrUnknownURN = errors.New("babelqueue: unknown URN")
 	// ErrUnsupportedSchemaVersion: meta.schema_version is not 1.
 	ErrUnsupportedSchemaVersion = errors.New("babelqueue: unsupported schema_version")
+	// ErrCipherUnavailable: a Cipher could not try to decrypt (a key service that
+	// does not answer); a Cipher's Decrypt returns an error wrapping it.
+	ErrCipherUnavailable = errors.New("babelqueue: cipher unavailable")
 )
 
 // ValidationError is one violation in a data block: Path is a JSON path

@@ -3,8 +3,11 @@
 package bqrt
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ---- PII protection across languages ----
@@ -55,12 +58,26 @@ func splitPath(p string) []pathStep {
 
 // visitPath calls fn with every value of the tree data at path (fn may replace
 // *slot), in document order, with its JSON path from the data root; it stops at the
-// first error fn returns.
-func visitPath(data *jsonValue, steps []pathStep, at string, fn func(slot **jsonValue, at string) error) error {
+// first error fn returns. With t, the descriptor of data, an array on the path that
+// holds more items than its maximum is not walked: visitPath returns a
+// ValidationErrors that says so (the message is invalid whatever its values are), so
+// that a hostile body cannot make a consumer decrypt more values than the schema allows.
+func visitPath(data *jsonValue, t *Desc, steps []pathStep, at string, fn func(slot **jsonValue, at string) error) error {
 	if len(steps) == 0 || data.kind != jsonObject {
 		return nil
 	}
 	st := steps[0]
+	var ft *Desc // the descriptor of the member, when known
+	if t != nil {
+		if r := resolve(t); r.Kind == KObject {
+			for i := range r.Fields {
+				if r.Fields[i].Key == st.key {
+					ft = &r.Fields[i].Type
+					break
+				}
+			}
+		}
+	}
 	for i := range data.obj {
 		m := &data.obj[i]
 		if m.key != st.key {
@@ -71,10 +88,19 @@ func visitPath(data *jsonValue, steps []pathStep, at string, fn func(slot **json
 			if len(steps) == 1 {
 				return fn(&m.val, here)
 			}
-			return visitPath(m.val, steps[1:], here, fn)
+			return visitPath(m.val, ft, steps[1:], here, fn)
 		}
 		if m.val.kind != jsonArray {
 			return nil
+		}
+		var elem *Desc
+		if ft != nil {
+			if r := resolve(ft); r.Kind == KArray {
+				if r.Flags&FMax != 0 && int64(len(m.val.arr)) > r.Hi {
+					return ValidationErrors{{Path: here, Message: fmt.Sprintf("has %d items, more than the maximum %d", len(m.val.arr), r.Hi)}}
+				}
+				elem = r.Elem
+			}
 		}
 		for j := range m.val.arr {
 			item := pathIndex(here, j)
@@ -82,7 +108,7 @@ func visitPath(data *jsonValue, steps []pathStep, at string, fn func(slot **json
 			if len(steps) == 1 {
 				err = fn(&m.val.arr[j], item)
 			} else {
-				err = visitPath(m.val.arr[j], steps[1:], item, fn)
+				err = visitPath(m.val.arr[j], elem, steps[1:], item, fn)
 			}
 			if err != nil {
 				return err
@@ -97,17 +123,21 @@ func visitPath(data *jsonValue, steps []pathStep, at string, fn func(slot **json
 // wrote (compact JSON), with every value of that block at paths replaced by the
 // JSON string of its encryption; the bytes before at, and every value not at a path,
 // are kept byte for byte. An error of the cipher is returned as "protect <path>:
-// <err>", wrapping it.
+// <err>", wrapping it; a ciphertext that is not valid UTF-8 (no consumer would read
+// the envelope) is an error too.
 func protectData(b []byte, at int, paths []string, c Cipher) ([]byte, error) {
 	root, err := parseJSON(b[at:])
 	if err != nil {
 		return nil, err // the encoder's own output: cannot happen
 	}
 	for _, p := range paths {
-		err := visitPath(root, splitPath(p), "$", func(slot **jsonValue, path string) error {
+		err := visitPath(root, nil, splitPath(p), "$", func(slot **jsonValue, path string) error {
 			ct, err := c.Encrypt(appendTree(nil, *slot))
 			if err != nil {
 				return fmt.Errorf("protect %s: %w", path, err)
+			}
+			if !utf8.ValidString(ct) {
+				return fmt.Errorf("protect %s: the cipher returned a ciphertext that is not valid UTF-8", path)
 			}
 			*slot = &jsonValue{kind: jsonString, str: ct}
 			return nil
@@ -119,30 +149,57 @@ func protectData(b []byte, at int, paths []string, c Cipher) ([]byte, error) {
 	return appendTree(b[:at], root), nil
 }
 
-// unprotectData decrypts, in the data tree data, every string at paths and parses
-// the JSON it returns in its place (strictly, as the decoder reads a body). A value
-// that does not decrypt, or whose plaintext is not strict JSON, is a ValidationError
-// at its path: the message is rejected whole, never decoded half protected.
-func unprotectData(data *jsonValue, paths []string, c Cipher) error {
+// errStop ends a walk of unprotectData that has found enough.
+var errStop = errors.New("stop")
+
+// unprotectData decrypts, in the data tree data (described by t), every string at
+// paths and parses the JSON it returns in its place (strictly, as the decoder reads a
+// body). A value that does not decrypt, or whose plaintext is not strict JSON, is a
+// ValidationError at its path: the message is rejected whole, never decoded half
+// protected; after maxErrors of them, or at an array over its maximum (visitPath),
+// nothing more is decrypted. A Decrypt error that wraps ErrCipherUnavailable,
+// context.Canceled or context.DeadlineExceeded (the cipher could not try) is returned
+// at once, wrapped with the value's path: not a fault of the message.
+func unprotectData(data *jsonValue, t *Desc, paths []string, c Cipher) error {
 	var errs ValidationErrors
+	var unavailable error
 	for _, p := range paths {
-		visitPath(data, splitPath(p), "$", func(slot **jsonValue, at string) error {
+		err := visitPath(data, t, splitPath(p), "$", func(slot **jsonValue, at string) error {
 			if (*slot).kind != jsonString {
 				return nil // not protected (the SDKs leave such values alone)
 			}
 			pt, err := c.Decrypt((*slot).str)
-			if err != nil {
-				errs = append(errs, ValidationError{Path: at, Message: "x-gdpr-sensitive value does not decrypt: " + err.Error()})
-				return nil
+			switch {
+			case err != nil && (errors.Is(err, ErrCipherUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+				unavailable = fmt.Errorf("unprotect %s: %w", at, err)
+				return errStop
+			case err != nil:
+				appendErr(&errs, at, "x-gdpr-sensitive value does not decrypt: "+err.Error())
+			default:
+				v, perr := parseJSON(pt)
+				if perr != nil {
+					msg := "decrypted x-gdpr-sensitive value is not JSON"
+					if se, ok := asSyntaxError(perr); ok {
+						msg += " (at byte " + itoa(se.off) + ")" // the plaintext is not quoted
+					}
+					appendErr(&errs, at, msg)
+				} else {
+					*slot = v
+				}
 			}
-			v, err := parseJSON(pt)
-			if err != nil {
-				errs = append(errs, ValidationError{Path: at, Message: "decrypted x-gdpr-sensitive value is not JSON: " + syntaxMessage(err)})
-				return nil
+			if len(errs) > maxErrors {
+				return errStop
 			}
-			*slot = v
 			return nil
 		})
+		switch {
+		case unavailable != nil:
+			return unavailable
+		case err == errStop:
+			return errs
+		case err != nil: // an array over its maximum
+			return append(errs, err.(ValidationErrors)...)
+		}
 	}
 	return errs.errOrNil()
 }
@@ -183,29 +240,38 @@ func appendTree(b []byte, v *jsonValue) []byte {
 	return b
 }
 
-// clearHint returns err with a hint added to every ValidationError at or inside a
-// value at paths, when the reader has no cipher (c nil): a value a producer protected
-// is a string there, which fails a schema that wants another type, a format or a
-// pattern. A protected string that the schema accepts cannot be told from a clear one.
-func clearHint(err error, paths []string, c Cipher) error {
+// clearHint returns err with a hint added to every ValidationError at a value found at
+// one of paths whose failure a protected value would explain, when the reader has no
+// cipher (c nil): a value a producer protected is a string there, which fails a schema
+// that wants another type, or a string of a format, a pattern or a length. t describes
+// the data. A protected string that the schema accepts cannot be told from a clear one.
+func clearHint(err error, t *Desc, paths []string, c Cipher) error {
 	ve, ok := err.(ValidationErrors)
 	if !ok || c != nil || len(paths) == 0 {
 		return err
 	}
 	for i := range ve {
+		m := ve[i].Message
 		for _, p := range paths {
-			if underPath(ve[i].Path, splitPath(p)) {
-				ve[i].Message += " (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"
-				break
+			if !atPath(ve[i].Path, splitPath(p)) {
+				continue
 			}
+			if d, _ := descAt(t, ve[i].Path); strings.HasSuffix(m, ", got string") || d != nil && stringLike(d) {
+				if base, ok := strings.CutSuffix(m, redactedNote); ok {
+					ve[i].Message = base + " (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)"
+				} else {
+					ve[i].Message = m + " (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"
+				}
+			}
+			break
 		}
 	}
 	return ve
 }
 
-// underPath reports whether the error path at (the decoder's syntax: $.a, $["a b"],
-// $.a[3]) is the path steps or lies inside it.
-func underPath(at string, steps []pathStep) bool {
+// atPath reports whether the error path at (the decoder's syntax: $.a, $["a b"],
+// $.a[3]) is a value the path steps reaches (not one inside it).
+func atPath(at string, steps []pathStep) bool {
 	rest, ok := strings.CutPrefix(at, "$")
 	if !ok {
 		return false
@@ -226,5 +292,5 @@ func underPath(at string, steps []pathStep) bool {
 			rest = rest[n+1:]
 		}
 	}
-	return rest == "" || rest[0] == '.' || rest[0] == '['
+	return rest == ""
 }

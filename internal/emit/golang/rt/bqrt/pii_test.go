@@ -55,7 +55,7 @@ func TestProtectData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := unprotectData(tree, filterInside(tt.paths), hexCipher{}); err != nil || string(appendTree(nil, tree)) != data {
+		if err := unprotectData(tree, nil, filterInside(tt.paths), hexCipher{}); err != nil || string(appendTree(nil, tree)) != data {
 			t.Errorf("unprotectData(%q): %s (%v)", tt.paths, appendTree(nil, tree), err)
 		}
 	}
@@ -87,29 +87,30 @@ type failCipher struct{ err error }
 func (c failCipher) Encrypt([]byte) (string, error) { return "", c.err }
 func (c failCipher) Decrypt(string) ([]byte, error) { return nil, c.err }
 
-func TestUnderPath(t *testing.T) {
+func TestAtPath(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		at, path string
 		want     bool
 	}{
 		{"$.email", "email", true},
-		{"$.email.x", "email", true},
+		{"$.email.x", "email", false},
 		{"$.emails", "email", false},
 		{"$.lines[3].sku", "lines[].sku", true},
+		{"$.lines[3].sku[0]", "lines[].sku", false},
 		{"$.lines[3]", "lines[].sku", false},
 		{"$.lines.sku", "lines[].sku", false},
 		{"$.lines[].sku", "lines[].sku", false},
 		{"$.tags[12]", "tags[]", true},
-		{"$.tags[1][2]", "tags[]", true},
+		{"$.tags[1][2]", "tags[]", false},
 		{`$["a b"].c`, "a b.c", true},
 		{`$["a b"]`, "a b.c", false},
 		{"$", "a", false},
 		{"", "a", false},
 	}
 	for _, tt := range tests {
-		if got := underPath(tt.at, splitPath(tt.path)); got != tt.want {
-			t.Errorf("underPath(%q, %q) = %v", tt.at, tt.path, got)
+		if got := atPath(tt.at, splitPath(tt.path)); got != tt.want {
+			t.Errorf("atPath(%q, %q) = %v", tt.at, tt.path, got)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func TestPointerField(t *testing.T) {
 	}
 	var x chain
 	if err := Unmarshal([]byte(`{"value":1,"next":{"value":200,"next":null}}`), &x, &chainDesc); err == nil ||
-		err.Error() != "babelqueue: invalid data: $.next.value: must be at most 100, got 200" {
+		err.Error() != "babelqueue: invalid data: $.next.value: must be at most 100 (x-gdpr-sensitive: the value is not shown)" {
 		t.Errorf("bound inside: %v", err)
 	}
 	if err := Unmarshal([]byte(`{"value":1}`), &x, &chainDesc); err == nil ||
@@ -62,7 +62,7 @@ func TestPointerField(t *testing.T) {
 		t.Errorf("required: %v", err)
 	}
 	v := chain{Value: 1, Next: &chain{Value: 101}}
-	if err := Validate(&v, &chainDesc); err == nil || err.Error() != "babelqueue: invalid data: $.next.value: must be at most 100, got 101" {
+	if err := Validate(&v, &chainDesc); err == nil || err.Error() != "babelqueue: invalid data: $.next.value: must be at most 100 (x-gdpr-sensitive: the value is not shown)" {
 		t.Errorf("Validate: %v", err)
 	}
 	if got := String(&chain{Value: 1, Next: &chain{Value: 2}}, &chainDesc); got != `{"value":1,"next":"***"}` {

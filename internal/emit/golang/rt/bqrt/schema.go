@@ -183,7 +183,7 @@ func (d *decoder) release() {
 func validateWith(t *Desc, v reflect.Value) error {
 	d := getDecoder()
 	validateValue(d, t, v)
-	err := d.errs.errOrNil()
+	err := sealErrs(d.errs, t).errOrNil()
 	d.release()
 	return err
 }
@@ -863,7 +863,7 @@ func Marshal(x any, t *Desc) ([]byte, error) {
 	if len(d.errs) == 0 { // every byte of b comes from a string validateText checks
 		return nil, ValidationErrors{{Path: "$", Message: "invalid UTF-8 in the encoding"}}
 	}
-	return nil, d.errs
+	return nil, sealErrs(d.errs, t)
 }
 
 // Unmarshal strictly decodes b into a fresh value (decodeStreamAt), validates it

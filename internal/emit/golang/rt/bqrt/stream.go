@@ -39,11 +39,11 @@ type dataSink struct {
 // ValidationErrors (ErrInvalidData) or nil.
 func (s *dataSink) finish() error {
 	if len(s.d.errs) > 0 {
-		return s.d.errs
+		return sealErrs(s.d.errs, s.t)
 	}
 	s.d.trusted = true // decoded by the strict parser: valid UTF-8
 	validateValue(&s.d, s.t, s.v)
-	return s.d.errs.errOrNil()
+	return sealErrs(s.d.errs, s.t).errOrNil()
 }
 
 // parse checks body strictly and returns its shallow tree: for an object, a node
@@ -154,11 +154,11 @@ func decodeStreamAt(p *parser, at, depth int, whole bool, t *Desc, v reflect.Val
 		}
 	}
 	if len(d.errs) > 0 {
-		return d.errs
+		return sealErrs(d.errs, t)
 	}
 	d.trusted = true // decoded by the strict parser: valid UTF-8
 	validateValue(d, t, v)
-	return d.errs.errOrNil()
+	return sealErrs(d.errs, t).errOrNil()
 }
 
 // peek returns the byte at p.i, or 0 at the end of the input.
