@@ -31,7 +31,9 @@ const MaxDepth = 3
 // Options says how to recognise files bqgen owns.
 type Options struct {
 	// Generated reports whether existing content was written by bqgen. Only such files
-	// are overwritten or removed; any other file in the way is an error.
+	// are overwritten or removed; any other file in the way is an error. It is given
+	// the file's first 64 KiB (or, for a file Sync would write, one byte more than the
+	// new content, if that is longer), so it must decide from a file's start.
 	Generated func(content []byte) bool
 	// Ext limits stale-file removal to names with this extension (".go"). Files with
 	// other extensions are never removed.
@@ -158,7 +160,7 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		old, err := readRegular(p, max(len(f.Content)+1, maxExisting))
+		old, err := readRegular(p, max(len(f.Content)+1, headerLimit))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			plan.Write = append(plan.Write, f.Name)
@@ -301,7 +303,7 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 			if want[name] || !e.Type().IsRegular() || filepath.Ext(e.Name()) != opts.Ext {
 				continue
 			}
-			old, err := readPrefix(filepath.Join(abs, e.Name()), maxExisting)
+			old, err := readPrefix(filepath.Join(abs, e.Name()), headerLimit)
 			if err != nil {
 				return fmt.Errorf("%s: %w", filepath.Join(abs, e.Name()), err)
 			}
@@ -325,11 +327,12 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 	return nil
 }
 
-// maxExisting bounds what Sync reads of a file already in the output directory: it
-// compares a file with its new content (a longer file differs, whatever follows) and
-// asks Options.Generated about its start, so an 8 GiB file in the way costs 64 MiB,
-// not 8 GiB. (A generated file is far smaller.)
-const maxExisting = 64 << 20
+// headerLimit bounds what Sync reads of a file already in the output directory: a file
+// it would write is compared with its new content (one byte more than that is enough to
+// see it differs) and Options.Generated gets at least its first headerLimit bytes; of a
+// stale candidate, Generated gets the first headerLimit bytes. So an 8 GiB file in the
+// way costs what the new file costs, not 8 GiB.
+const headerLimit = 64 << 10
 
 // readRegular reads at most limit bytes of path, refusing anything that is not a
 // regular file.

@@ -157,7 +157,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 }
 
 // TestSyncHugeExistingFiles: a generated file of 4 GiB in the way (sparse, so the test
-// writes little) is overwritten, and a stale one removed, reading at most maxExisting
+// writes little) is overwritten, and a stale one removed, reading at most headerLimit
 // bytes of each (Options.Generated sees at most that many).
 func TestSyncHugeExistingFiles(t *testing.T) {
 	t.Parallel()
@@ -185,7 +185,7 @@ func TestSyncHugeExistingFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Plan{Write: []string{"a.go"}, Remove: []string{"stale.go"}}); !reflect.DeepEqual(plan, want) || longest != maxExisting {
+	if want := (Plan{Write: []string{"a.go"}, Remove: []string{"stale.go"}}); !reflect.DeepEqual(plan, want) || longest != headerLimit {
 		t.Errorf("plan %+v, Generated saw %d bytes at most", plan, longest)
 	}
 	if got := read(t, filepath.Join(dir, "a.go")); got != hdr+"a" {

@@ -51,7 +51,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/babelqueue/bqgen/internal/ordjson"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -61,6 +60,7 @@ import (
 
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/internal/ordjson"
 )
 
 // Version is the AsyncAPI version of the emitted document.
@@ -89,6 +89,9 @@ type Options struct {
 	YAML bool
 }
 
+// generatedStart matches the start of a document Emit wrote, in either form.
+var generatedStart = regexp.MustCompile(`^(\{\n  "asyncapi": "[^"\n]*",\n  "x-generated-by": "bqgen",\n|asyncapi: [^\n]*\nx-generated-by: bqgen\n)`)
+
 // IsYAMLName reports whether a file name asks for YAML: it ends in .yaml or .yml, in
 // any case.
 func IsYAMLName(name string) bool {
@@ -100,6 +103,11 @@ func IsYAMLName(name string) bool {
 // YAML mapping whose top-level "x-generated-by" is "bqgen". Only such a file may be
 // overwritten.
 func IsGenerated(content []byte) bool {
+	// Emit's own output starts so (in JSON or YAML); the output directory gives
+	// IsGenerated only a file's first 64 KiB.
+	if generatedStart.Match(content) {
+		return true
+	}
 	var top struct {
 		GeneratedBy *string `json:"x-generated-by" yaml:"x-generated-by"`
 	}
