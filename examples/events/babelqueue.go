@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"reflect"
 	"runtime/debug"
@@ -403,12 +404,14 @@ func encodeMessage(msg, data any, c Cipher) ([]byte, error) {
 
 // String returns the message as LogValue renders it, in slog's text form
 // ([job=… trace_id=… data=[…] …]): every x-gdpr-sensitive value is redacted,
-// and the message's Cipher never shows, whatever fmt verb prints it (%v, %+v,
-// %s, and %#v through GoString).
+// and the message's Cipher never shows.
 func (m Message[T]) String() string { return messageLogValue(&m, &m.Data).String() }
 
-// GoString is String, so that %#v shows neither personal data nor the Cipher.
-func (m Message[T]) GoString() string { return m.String() }
+// Format implements fmt.Formatter: every verb (%v, %+v, %#v, %d, %x, …) prints
+// String, so that no verb shows a field of the message, personal data or Cipher.
+// (A Message held in an unexported field of another struct is printed by fmt
+// field by field, as fmt does with any value it cannot call a method on.)
+func (m Message[T]) Format(f fmt.State, verb rune) { io.WriteString(f, m.String()) }
 
 // LogValue implements slog.LogValuer: a group of the envelope's fields under
 // their JSON keys (job, trace_id, data, meta{id, queue, lang, schema_version,

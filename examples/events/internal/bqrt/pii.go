@@ -198,7 +198,10 @@ func unprotectData(data *jsonValue, t *Desc, paths []string, c Cipher) error {
 		case err == errStop:
 			return errs
 		case err != nil: // an array over its maximum
-			return append(errs, err.(ValidationErrors)...)
+			for _, e := range err.(ValidationErrors) {
+				appendErr(&errs, e.Path, e.Message)
+			}
+			return errs
 		}
 	}
 	return errs.errOrNil()
@@ -258,9 +261,9 @@ func clearHint(err error, t *Desc, paths []string, c Cipher) error {
 			}
 			if d, _ := descAt(t, ve[i].Path); strings.HasSuffix(m, ", got string") || d != nil && stringLike(d) {
 				if base, ok := strings.CutSuffix(m, redactedNote); ok {
-					ve[i].Message = base + " (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)"
+					ve[i].Message = clip(base + " (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)")
 				} else {
-					ve[i].Message = m + " (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"
+					ve[i].Message = clip(m + " (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)")
 				}
 			}
 			break

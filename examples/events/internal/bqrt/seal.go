@@ -62,11 +62,14 @@ func clip(s string) string {
 }
 
 // sealErrs redacts, in errs (the errors of a value described by t), every message at
-// or inside an x-gdpr-sensitive value (redact), and returns errs.
+// or inside an x-gdpr-sensitive value (redact) and, in its path, every key inside one
+// that the schema does not name (a map key, an unknown key: data, written "*"), and
+// returns errs.
 func sealErrs(errs ValidationErrors, t *Desc) ValidationErrors {
 	for i := range errs {
-		if _, marked := descAt(t, errs[i].Path); marked {
-			errs[i].Message = redact(errs[i].Message)
+		if path, _, marked := walkPath(t, errs[i].Path); marked {
+			errs[i].Path = path
+			errs[i].Message = clip(redact(errs[i].Message))
 		}
 	}
 	return errs
@@ -144,20 +147,33 @@ func isMismatch(msg string) bool {
 // leaves the schema (a key it does not declare, a part of money), and whether that
 // value is, or lies inside, an x-gdpr-sensitive value.
 func descAt(t *Desc, path string) (*Desc, bool) {
+	_, d, marked := walkPath(t, path)
+	return d, marked
+}
+
+// walkPath follows path through t as descAt does, and also returns path with every key
+// that lies inside an x-gdpr-sensitive value and that the schema does not declare (a
+// map key, an unknown key) written as ".*".
+func walkPath(t *Desc, path string) (sealed string, _ *Desc, marked bool) {
 	rest, ok := strings.CutPrefix(path, "$")
 	if !ok {
-		return nil, false
+		return path, nil, false
 	}
-	cur, marked := t, false
+	var out strings.Builder
+	out.WriteByte('$')
+	cur := t
 	for {
-		r := resolve(cur)
-		if cur.Flags&FGDPR != 0 || r.Flags&FGDPR != 0 {
-			marked = true
+		var r *Desc
+		if cur != nil {
+			r = resolve(cur)
+			if cur.Flags&FGDPR != 0 || r.Flags&FGDPR != 0 {
+				marked = true
+			}
 		}
 		if rest == "" {
-			return r, marked
+			return out.String(), r, marked
 		}
-		var key string
+		var key, seg string
 		index := false
 		switch {
 		case rest[0] == '.':
@@ -165,41 +181,42 @@ func descAt(t *Desc, path string) (*Desc, bool) {
 			if end < 0 {
 				end = len(rest) - 1
 			}
-			key, rest = rest[1:1+end], rest[1+end:]
+			key, seg, rest = rest[1:1+end], rest[:1+end], rest[1+end:]
 		case strings.HasPrefix(rest, `["`):
 			q, err := strconv.QuotedPrefix(rest[1:])
 			if err != nil || !strings.HasPrefix(rest[1+len(q):], "]") {
-				return nil, marked
+				return out.String() + rest, nil, marked // not a path of this package
 			}
 			key, _ = strconv.Unquote(q)
-			rest = rest[1+len(q)+1:]
+			seg, rest = rest[:1+len(q)+1], rest[1+len(q)+1:]
 		case rest[0] == '[':
 			end := strings.IndexByte(rest, ']')
 			if end < 0 {
-				return nil, marked
+				return out.String() + rest, nil, marked
 			}
-			index, rest = true, rest[end+1:]
+			index, seg, rest = true, rest[:end+1], rest[end+1:]
 		default:
-			return nil, marked
+			return out.String() + rest, nil, marked
 		}
+		var next *Desc
 		switch {
+		case r == nil:
 		case r.Kind == KObject && !index:
-			var next *Desc
 			for i := range r.Fields {
 				if r.Fields[i].Key == key {
 					next = &r.Fields[i].Type
 					break
 				}
 			}
-			if next == nil {
-				return nil, marked
-			}
-			cur = next
 		case r.Kind == KArray && index, r.Kind == KMap && !index:
-			cur = r.Elem
-		default:
-			return nil, marked
+			next = r.Elem
 		}
+		declared := index || next != nil && r.Kind == KObject || r != nil && r.Kind == KMoney && (key == "amount" || key == "currency")
+		if marked && !declared {
+			seg = ".*"
+		}
+		out.WriteString(seg)
+		cur = next
 	}
 }
 

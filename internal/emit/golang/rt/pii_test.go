@@ -340,7 +340,7 @@ func TestMessageString(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, verb := range []string{"%v", "%+v", "%s", "%#v"} {
+	for _, verb := range []string{"%v", "%+v", "%s", "%#v", "%d", "%t", "%x", "%q", "%g", "%U"} {
 		for _, x := range []any{m, *m} {
 			got := fmt.Sprintf(verb, x)
 			if strings.Contains(got, "TOP-SECRET") || strings.Contains(got, "ada@example.com") || strings.Contains(got, "Lovelace") || !strings.Contains(got, "job=urn:babel:users:registered.v2") {

@@ -292,9 +292,9 @@ func TestDecodeMessageRejects(t *testing.T) {
 	}{
 		{"not json", `{`, ErrMalformedEnvelope, "babelqueue: malformed envelope: at byte 1: unexpected end of input, expected a string key"},
 		{"invalid utf8", envelopeWith(`"é<&>"`, "\"\xe9<&>\""), ErrMalformedEnvelope, "invalid UTF-8 in string"},
-		{"lone surrogate", envelopeWith(`"é<&>"`, `"\udead"`), ErrMalformedEnvelope, `unpaired surrogate escape \udead`},
-		{"duplicate key", envelopeWith(`"attempts":0`, `"attempts":0,"attempts":1`), ErrMalformedEnvelope, `duplicate object key "attempts"`},
-		{"overflow in data", envelopeWith(`"ratio":0.25`, `"ratio":1e400`), ErrMalformedEnvelope, "number 1e400 overflows a float64"},
+		{"lone surrogate", envelopeWith(`"é<&>"`, `"\udead"`), ErrMalformedEnvelope, `unpaired surrogate escape`},
+		{"duplicate key", envelopeWith(`"attempts":0`, `"attempts":0,"attempts":1`), ErrMalformedEnvelope, `duplicate object key`},
+		{"overflow in data", envelopeWith(`"ratio":0.25`, `"ratio":1e400`), ErrMalformedEnvelope, "number overflows a float64"},
 		{"array body", `[]`, ErrMalformedEnvelope, "babelqueue: malformed envelope: body must be a JSON object, got array"},
 		{"no meta", envelopeWith(metaOK+",", ""), ErrMalformedEnvelope, "babelqueue: malformed envelope: missing meta"},
 		{"meta array", envelopeWith(metaOK, `"meta":[]`), ErrMalformedEnvelope, "babelqueue: malformed envelope: meta must be an object, got array"},
@@ -467,7 +467,7 @@ func TestDecodeData(t *testing.T) {
 	}{
 		{`{"order_id":1,`, ValidationErrors{{Path: "$", Message: "malformed JSON at byte 14: unexpected end of input, expected a string key"}}},
 		{`[]`, ValidationErrors{{Path: "$", Message: "expected object, got array"}}},
-		{`{"a":1,"a":1}`, ValidationErrors{{Path: "$", Message: `malformed JSON at byte 7: duplicate object key "a"`}}},
+		{`{"a":1,"a":1}`, ValidationErrors{{Path: "$", Message: `malformed JSON at byte 7: duplicate object key`}}},
 		{`{"order_id":0,"total":{"amount":1,"currency":"EUR"},"discount":null,"lines":[{"sku":"A","quantity":1}],"placed_at":1,"status":"new"}`,
 			ValidationErrors{{Path: "$.order_id", Message: "must be at least 1, got 0"}}},
 	}

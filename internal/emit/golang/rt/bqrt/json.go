@@ -179,6 +179,9 @@ func (p *parser) elemSlice(es []*jsonValue) []*jsonValue {
 	return p.elems[n:len(p.elems):len(p.elems)]
 }
 
+// errf returns the syntax error at the current offset. A syntax error quotes no text of
+// the input but for the one character at its offset (describe): the body may hold
+// personal data anywhere.
 func (p *parser) errf(format string, args ...any) error {
 	return &syntaxError{off: p.i, msg: fmt.Sprintf(format, args...)}
 }
@@ -358,7 +361,7 @@ func (p *parser) checkKey(base, keyAt int, key string, seen *map[string]struct{}
 		}
 	}
 	if dup {
-		return &syntaxError{off: keyAt, msg: fmt.Sprintf("duplicate object key %q", key)}
+		return &syntaxError{off: keyAt, msg: "duplicate object key"} // not quoted: a key may be personal data
 	}
 	return nil
 }
@@ -455,7 +458,7 @@ func (p *parser) numberLit() (string, error) {
 	lit := p.src[start:p.i]
 	if !smallNumber(lit) {
 		if _, ok := parseFloatLit(lit); !ok {
-			return "", &syntaxError{off: start, msg: fmt.Sprintf("number %s overflows a float64", abbreviate(lit))}
+			return "", &syntaxError{off: start, msg: "number overflows a float64"} // not quoted: it may be personal data
 		}
 	}
 	return lit, nil
@@ -786,10 +789,10 @@ func (p *parser) string() (string, error) {
 				}
 				switch {
 				case r >= 0xdc00 && r <= 0xdfff:
-					return "", &syntaxError{off: escAt, msg: fmt.Sprintf("unpaired surrogate escape \\u%04x", r)}
+					return "", &syntaxError{off: escAt, msg: "unpaired surrogate escape"}
 				case r >= 0xd800 && r <= 0xdbff:
 					if len(p.b)-p.i < 2 || p.b[p.i] != '\\' || p.b[p.i+1] != 'u' {
-						return "", &syntaxError{off: escAt, msg: fmt.Sprintf("unpaired surrogate escape \\u%04x", r)}
+						return "", &syntaxError{off: escAt, msg: "unpaired surrogate escape"}
 					}
 					p.i += 2
 					r2, err := p.hex4()
@@ -797,14 +800,14 @@ func (p *parser) string() (string, error) {
 						return "", err
 					}
 					if r2 < 0xdc00 || r2 > 0xdfff {
-						return "", &syntaxError{off: escAt, msg: fmt.Sprintf("unpaired surrogate escape \\u%04x", r)}
+						return "", &syntaxError{off: escAt, msg: "unpaired surrogate escape"}
 					}
 					r = utf16.DecodeRune(r, r2)
 				}
 				buf = utf8.AppendRune(buf, r)
 			default:
 				p.i--
-				return "", p.errf("invalid escape \\%s", p.describe())
+				return "", p.errf("invalid escape, %s after the backslash", p.describe())
 			}
 		case c < 0x20:
 			return "", p.errf("unescaped control character 0x%02x in string", c)

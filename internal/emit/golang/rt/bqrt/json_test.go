@@ -92,7 +92,7 @@ func TestParseJSONManyKeysDuplicate(t *testing.T) {
 	}
 	b.WriteString(`"kc":2}`)
 	_, err := parseJSON([]byte(b.String()))
-	if !errors.Is(err, ErrMalformedEnvelope) || !strings.Contains(err.Error(), `duplicate object key "kc"`) {
+	if !errors.Is(err, ErrMalformedEnvelope) || !strings.Contains(err.Error(), `duplicate object key`) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -117,7 +117,7 @@ func TestParseJSONRejects(t *testing.T) {
 		{"bad exponent", `1e`, "in exponent"},
 		{"NaN", `NaN`, "expected a value"},
 		{"Infinity", `-Infinity`, "expected a digit"},
-		{"overflow", `1e400`, "number 1e400 overflows a float64"},
+		{"overflow", `1e400`, "number overflows a float64"},
 		{"overflow negative", `[-1e309]`, "overflows a float64"},
 		{"huge exponent", `1e99999999999999999999`, "overflows a float64"},
 		{"tru", `tru`, "expected a value"},
@@ -128,22 +128,22 @@ func TestParseJSONRejects(t *testing.T) {
 		{"overlong utf8", "\"\xc0\xaf\"", "invalid UTF-8 in string"},
 		{"invalid utf8 outside string", "\xff", "byte 0xff"},
 		{"BOM", "\xef\xbb\xbf{}", "byte 0xef"},
-		{"lone high surrogate", `"\ud800"`, `unpaired surrogate escape \ud800`},
-		{"lone low surrogate", `"\udc00"`, `unpaired surrogate escape \udc00`},
+		{"lone high surrogate", `"\ud800"`, `unpaired surrogate escape`},
+		{"lone low surrogate", `"\udc00"`, `unpaired surrogate escape`},
 		{"high then char", `"\ud83dx"`, "unpaired surrogate"},
 		{"high then high", `"\ud83d\ud83d"`, "unpaired surrogate"},
 		{"reversed pair", `"\ude00\ud83d"`, "unpaired surrogate"},
 		{"bad hex", `"\u12g4"`, "expected a hex digit"},
 		{"short hex", `"\u12"`, "expected a hex digit"},
-		{"bad escape", `"\x"`, `invalid escape \character 'x'`},
+		{"bad escape", `"\x"`, `invalid escape, character 'x' after the backslash`},
 		{"raw control", "\"a\tb\"", "unescaped control character 0x09"},
 		{"raw newline", "\"a\nb\"", "unescaped control character 0x0a"},
 		{"unterminated", `"abc`, "unexpected end of input in string"},
 		{"unterminated array", `[1`, "expected ',' or ']'"},
 		{"unterminated object", `{"a":1`, "expected ',' or '}'"},
-		{"duplicate key", `{"a":1,"b":2,"a":3}`, `duplicate object key "a"`},
-		{"duplicate key after unescape", `{"a":1,"\u0061":2}`, `duplicate object key "a"`},
-		{"nested duplicate", `{"x":{"k":1,"k":1}}`, `duplicate object key "k"`},
+		{"duplicate key", `{"a":1,"b":2,"a":3}`, `duplicate object key`},
+		{"duplicate key after unescape", `{"a":1,"\u0061":2}`, `duplicate object key`},
+		{"nested duplicate", `{"x":{"k":1,"k":1}}`, `duplicate object key`},
 		{"too deep arrays", strings.Repeat("[", maxJSONDepth+1) + strings.Repeat("]", maxJSONDepth+1), "nesting deeper than 128"},
 		{"too deep objects", strings.Repeat(`{"a":`, maxJSONDepth+1) + "1" + strings.Repeat("}", maxJSONDepth+1), "nesting deeper than 128"},
 		{"comment", `{} // x`, "after the top-level value"},
@@ -167,7 +167,7 @@ func TestParseJSONRejects(t *testing.T) {
 func TestParseJSONErrorOffset(t *testing.T) {
 	t.Parallel()
 	_, err := parseJSON([]byte(`{"a":1,"a":2}`))
-	want := `babelqueue: malformed envelope: at byte 7: duplicate object key "a"`
+	want := `babelqueue: malformed envelope: at byte 7: duplicate object key`
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %s", err, want)
 	}

@@ -21,6 +21,7 @@ type sealed struct {
 	Emails   []string
 	Card     *sealCard
 	Plain    *int64
+	Contacts map[string]int64
 }
 
 var sealPan = regexp.MustCompile(`^[0-9]{16}$`)
@@ -39,6 +40,7 @@ var sealedDesc = Desc{Kind: KObject, Flags: FClosed | FChecked, Fields: []Field{
 	{Key: "card", Type: Desc{Kind: KObject, Flags: FClosed | FChecked | FGDPR, Fields: []Field{
 		{Key: "pan", Required: true, Type: Desc{Kind: KString, Flags: FChecked, Pattern: &sealPan}}}}},
 	{Key: "plain", Type: Desc{Kind: KInt64, Flags: FChecked | FMax, Hi: 5}},
+	{Key: "contacts", Type: Desc{Kind: KMap, Flags: FChecked | FGDPR, Elem: &Desc{Kind: KInt64, Flags: FChecked | FMax, Hi: 5}}},
 }}
 
 // TestSealedErrors: no error at or inside an x-gdpr-sensitive value quotes the value
@@ -69,7 +71,14 @@ func TestSealedErrors(t *testing.T) {
 			`$.salary: expected integer` + note,
 			`$.score: expected number, got string`,
 			`$.wallet.amount: expected integer` + note,
-			`$.card.x: additional property not allowed`}},
+			`$.card.*: additional property not allowed`}},
+		// Keys inside a marked value that the schema does not name are data: "*".
+		{"map keys", `{"contacts":{"SECRET@x.com":7777777,"ok":1}}`, []string{`$.contacts.*: must be at most 5` + note}},
+		{"unknown keys", `{"card":{"pan":"1234123412341234","SECRET":1}}`, []string{`$.card.*: additional property not allowed`}},
+		// Syntax errors quote nothing of the body but one character.
+		{"duplicate key", `{"contacts":{"SECRET@x.com":1,"SECRET@x.com":2}}`, []string{`$: malformed JSON at byte 30: duplicate object key`}},
+		{"overflow", `{"salary":7777777e400}`, []string{`$: malformed JSON at byte 10: number overflows a float64`}},
+		{"escape", `{"date":"SECRET\q"}`, []string{`$: malformed JSON at byte 16: invalid escape, character 'q' after the backslash`}},
 	} {
 		var x sealed
 		err := Unmarshal([]byte(tt.in), &x, &sealedDesc)
@@ -77,7 +86,7 @@ func TestSealedErrors(t *testing.T) {
 		var got []string
 		for _, e := range ve {
 			got = append(got, e.Error())
-			if strings.Contains(e.Message, "SECRET") || strings.Contains(e.Message, "7777") || strings.Contains(e.Message, "9999") {
+			if s := e.Error(); strings.Contains(s, "SECRET") || strings.Contains(s, "7777") || strings.Contains(s, "9999") {
 				t.Errorf("%s: the value shows in %q", tt.name, e)
 			}
 		}
