@@ -24,7 +24,7 @@ set -euo pipefail
 
 N=${1:-${N:-1000}}
 QUICKTYPE_VERSION=${QUICKTYPE_VERSION:-26.0.0}       # as tools/node/package.json
-GOJSONSCHEMA_VERSION=${GOJSONSCHEMA_VERSION:-v0.24.1} # latest on proxy.golang.org at writing
+GOJSONSCHEMA_VERSION=${GOJSONSCHEMA_VERSION:-v0.24.1} # the newest on the Go module proxy at writing
 GO=${GO:-go}
 NPM=${NPM:-npm}
 

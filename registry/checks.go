@@ -163,6 +163,7 @@ func checkRules(l *loader) {
 	for _, t := range l.reg.Types {
 		l.walkRules(t.Schema, "", fmt.Sprintf("type %q", t.Name), t.Pos)
 	}
+	checkCopiedEnums(l)
 	checkPII(l)
 }
 

@@ -32,6 +32,7 @@ const (
 	RuleUnicodeProperty = "BQ039"
 	RuleYAML11          = "BQ040"
 	RuleEnumValue       = "BQ041"
+	RuleCopiedEnum      = "BQ042"
 	RulePIIReach        = "BQ048"
 	RulePIINested       = "BQ049"
 )
@@ -185,6 +186,10 @@ var rules = []Rule{
 		Title:  "enum value that its own field rejects (a length, pattern, format or bound of the field)",
 		Source: "JSON Schema enum with minLength, maxLength, pattern, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum",
 		Hint:   "remove the value, or relax the constraint that rejects it"},
+	{ID: RuleCopiedEnum, Severity: SeverityWarning,
+		Title:  "an inline enum copied from the URN a message supersedes: two Go types for one set of values",
+		Source: "docs/generated-code.md#names (inline enums are declared per message); docs/registry-format.md#types",
+		Hint:   "move the enum to `types:` and use the named type in both versions", Silenceable: true},
 	{ID: RulePIIReach, Severity: SeverityWarning,
 		Title:       `x-gdpr-sensitive value that no SDK path reaches (map values, a key with "." or a trailing "[]", an array in an array, the data block itself, a recursive type below the unroll depth): the SDKs' gdpr.Protect sends it in clear text`,
 		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",

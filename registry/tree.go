@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -146,7 +147,7 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 		return &tnode{kind: tMap, pos: model.Pos{File: name, Line: 1, Column: 1}, size: 1, height: 1}, nil
 	}
 	if err != nil {
-		return nil, Diagnostics{tabHint(longKeyHint(yamlDiag(name, err), data), data)}
+		return nil, Diagnostics{tabHint(indentHint(longKeyHint(yamlDiag(name, err), data), data), data)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -172,6 +173,72 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 	}
 	t.shared = len(c.done) > 0
 	return t, c.diags
+}
+
+// indentProblems are the yaml.v3 errors a key indented deeper than the key before it
+// causes, reported at or near that line (a parser error up to two lines before it).
+var indentProblems = []string{"did not find expected key", "mapping values are not allowed in this context", "could not find expected ':'"}
+
+// indentHint attributes an indentation error to the line that causes it: within two
+// lines of the reported one, a line holding a key (`name:`) indented deeper than the
+// line before it, when that line's value is already complete (it does not end with
+// `:` or open a block scalar, and it is not a sequence item). The nearest such line to
+// the reported one wins; without one, d is returned as is.
+func indentHint(d Diagnostic, data []byte) Diagnostic {
+	if !slices.ContainsFunc(indentProblems, func(p string) bool { return strings.Contains(d.Message, p) }) {
+		return d
+	}
+	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+3)
+	best, bestPrev := 0, 0
+	for ln := max(2, d.Pos.Line-2); ln <= d.Pos.Line+2 && ln <= len(lines); ln++ {
+		text := lines[ln-1]
+		ind := indentOf(text)
+		body := bytes.TrimSpace(text)
+		if len(body) == 0 || body[0] == '#' || !(bytes.Contains(body, []byte(": ")) || bytes.HasSuffix(body, []byte(":"))) {
+			continue
+		}
+		prev := ln - 1
+		for prev >= 1 && (len(bytes.TrimSpace(lines[prev-1])) == 0 || bytes.TrimSpace(lines[prev-1])[0] == '#') {
+			prev--
+		}
+		if prev < 1 {
+			continue
+		}
+		pt := bytes.TrimSpace(lines[prev-1])
+		if ind <= indentOf(lines[prev-1]) || bytes.HasSuffix(pt, []byte(":")) || bytes.HasPrefix(pt, []byte("- ")) ||
+			bytes.HasSuffix(pt, []byte("|")) || bytes.HasSuffix(pt, []byte(">")) || bytes.HasSuffix(pt, []byte("|-")) || bytes.HasSuffix(pt, []byte(">-")) {
+			continue
+		}
+		if best == 0 || abs(ln-d.Pos.Line) < abs(best-d.Pos.Line) {
+			best, bestPrev = ln, prev
+		}
+	}
+	if best == 0 {
+		return d
+	}
+	ind, pind := indentOf(lines[best-1]), indentOf(lines[bestPrev-1])
+	d.Pos.Line, d.Pos.Column = best, ind+1
+	d.Message += fmt.Sprintf(" (line %d is indented deeper than line %d)", best, bestPrev)
+	d.Hint = fmt.Sprintf("indent line %d like line %d (column %d), %d %s less: a key indented deeper than the key above it continues that key's value, which is already written",
+		best, bestPrev, pind+1, ind-pind, pluralWord(ind-pind, "space", "spaces"))
+	return d
+}
+
+// indentOf is the number of leading spaces of a line.
+func indentOf(line []byte) int { return len(line) - len(bytes.TrimLeft(line, " ")) }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // maxImplicitKey is YAML's limit on a key written without `? ` (YAML 1.2 §7.4.2).

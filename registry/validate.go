@@ -704,7 +704,7 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 			d.Hint = "make the field required, or document the default in `description`"
 			return Diagnostics{d}
 		}
-		d.Message, d.Hint = unknownKey(last, pk, pwhat, parent, node)
+		d.Message, d.Hint = unknownKey(root, last, pk, pwhat, parent, node)
 		return Diagnostics{d}
 	case *kind.AdditionalProperties:
 		k0, what := describe(loc)
@@ -718,7 +718,7 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 				dd.Message = fmt.Sprintf("%q in %s is not supported: a default has no single cross-language meaning", p, what)
 				dd.Hint = "make the field required, or document the default in `description`"
 			} else {
-				dd.Message, dd.Hint = unknownKey(p, k0, what, loc, pn)
+				dd.Message, dd.Hint = unknownKey(root, p, k0, what, loc, pn)
 			}
 			ds = append(ds, dd)
 		}
@@ -794,7 +794,12 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 	case *kind.AnyOf, *kind.OneOf:
 		if last == "type" && node != nil && node.kind == tStr {
 			d.Message = fmt.Sprintf("unknown type %q in %s", node.str, pwhat)
-			if sug := builtinAlias(node.str); sug != "" {
+			if sug := builtinAlias(node.str); sug == "number" && moneyField(root, parent) != "" {
+				// `number` would only trade this error for BQ020 (money in a float).
+				d.Message += "; did you mean \"money\"?"
+				d.Hint = fmt.Sprintf(`write %s: {type: money} (%s), carried as {"amount": 1299, "currency": "EUR"} with the amount in integer minor units (cents)`, yamlKey(parent[len(parent)-1]), moneyField(root, parent))
+				return Diagnostics{d}
+			} else if sug != "" {
 				d.Message += fmt.Sprintf("; did you mean %q?", sug)
 			} else if sug := suggest(node.str, builtins); sug != "" {
 				d.Message += fmt.Sprintf("; did you mean %q?", sug)
@@ -835,20 +840,25 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 }
 
 // unknownKey is the message and hint for key, unknown in the mapping at path (of kind
-// k, called what), whose value is val. A did-you-mean must lead somewhere: when the
-// suggested key would not take val either (`requird: true` → `required`, a list), the
-// hint says what it takes, or where the intent belongs.
-func unknownKey(key string, k ctxKind, what string, path []string, val *tnode) (msg, hint string) {
+// k, called what) below root, whose value is val. A did-you-mean must lead somewhere:
+// when the suggested key would not take val either (`requird: true` → `required`, a
+// list), the hint says what it takes, or where the intent belongs. A field schema
+// written beside a `properties:` key (a property that lost its indentation) is named as
+// such, with the place it belongs. The hint lists at most maxKeyHints keys, those that
+// apply to the mapping's type, nearest to key first.
+func unknownKey(root *tnode, key string, k ctxKind, what string, path []string, val *tnode) (msg, hint string) {
 	msg = fmt.Sprintf("unknown key %q in %s", key, what)
-	allowed := allowedKeys(k)
-	sug := suggest(key, allowed)
+	_, _, mapping := locate(root, path)
+	allowed := keysFor(k, mapping, path)
+	sug := suggest(key, allowedKeys(k)) // a misspelt key of another type is still named
+
 	if sug != "" {
 		msg += fmt.Sprintf("; did you mean %q?", sug)
+	} else if where := misindented(key, k, mapping, val); where != "" {
+		return msg + "; it looks like a property written at the wrong indentation", where
 	}
 	if len(allowed) > 0 {
-		sorted := append([]string(nil), allowed...)
-		sort.Strings(sorted)
-		hint = "allowed keys: " + strings.Join(sorted, ", ")
+		hint = "keys " + what + " takes, nearest first: " + strings.Join(nearestKeys(key, allowed, maxKeyHints), ", ")
 	}
 	if sug != "" && val != nil {
 		if note := valueFit(k, sug, path, val); note != "" {
@@ -856,6 +866,100 @@ func unknownKey(key string, k ctxKind, what string, path []string, val *tnode) (
 		}
 	}
 	return msg, hint
+}
+
+// moneyField says why the field schema at path below root is money, or "": its name has
+// a money word (BQ020's, MoneyWords), or a sibling property is named `currency`.
+func moneyField(root *tnode, path []string) string {
+	n := len(path)
+	if n < 2 || path[n-2] != "properties" {
+		return ""
+	}
+	name := path[n-1]
+	toks := nameTokens(name)
+	if w := moneyWord(toks); w == name {
+		return fmt.Sprintf("%q names money", name)
+	} else if w != "" {
+		return fmt.Sprintf("%q names money (%q)", name, w)
+	}
+	for _, t := range toks {
+		if notMoneyWords[t] {
+			return "" // a rate or a quantity beside the currency
+		}
+	}
+	if _, _, props := locate(root, path[:n-1]); props != nil && props.kind == tMap && props.child("currency") != nil {
+		return fmt.Sprintf("%q has a sibling \"currency\"", name)
+	}
+	return ""
+}
+
+// maxKeyHints is how many keys the hint of an unknown key lists.
+const maxKeyHints = 5
+
+// keysFor is the keys a mapping of kind k takes; for a field schema (or a message's
+// data, always an object), those of its `type` and the common ones.
+func keysFor(k ctxKind, mapping *tnode, path []string) []string {
+	allowed := allowedKeys(k)
+	if k != cField || mapping == nil || mapping.kind != tMap {
+		return allowed
+	}
+	kd, ok := model.Object, len(path) > 0 && path[len(path)-1] == "data"
+	if t := mapping.child("type"); t != nil && t.kind == tStr {
+		kd, ok = builtinKinds[t.str]
+		if !ok {
+			kd, ok = model.Object, false // a named type: only the common keys
+			return commonKeyList()
+		}
+	}
+	if !ok {
+		return allowed
+	}
+	out := commonKeyList()
+	return append(out, kindKeys[kd]...)
+}
+
+// commonKeyList is the keys every field schema takes, in fieldKeys' order.
+func commonKeyList() []string {
+	var out []string
+	for _, k := range fieldKeys {
+		if commonKeys[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// nearestKeys returns at most n of keys, the nearest to key (edit distance) first, ties
+// in keys' order.
+func nearestKeys(key string, keys []string, n int) []string {
+	sorted := append([]string(nil), keys...)
+	lk := strings.ToLower(key)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		return editDistance(lk, strings.ToLower(sorted[i])) < editDistance(lk, strings.ToLower(sorted[j]))
+	})
+	return sorted[:min(n, len(sorted))]
+}
+
+// misindented returns the hint for key when its value is a field schema (a mapping
+// with `type`) written in a field or data mapping beside that mapping's `properties:`:
+// a property indented too little. "" otherwise.
+func misindented(key string, k ctxKind, mapping, val *tnode) string {
+	if k != cField || mapping == nil || val == nil || val.kind != tMap || val.child("type") == nil {
+		return ""
+	}
+	props := mapping.get("properties")
+	if props == nil || props.val.kind != tMap {
+		return ""
+	}
+	e := mapping.get(key)
+	hint := fmt.Sprintf("as a property, %q belongs under `properties:` (line %d)", key, props.keyPos.Line)
+	if len(props.val.entries) > 0 && e != nil {
+		first := props.val.entries[0]
+		if d := first.keyPos.Column - e.keyPos.Column; d > 0 {
+			hint += fmt.Sprintf(": indent it by %d more spaces, to the column of %q (line %d)", d, first.key, first.keyPos.Line)
+		}
+	}
+	return hint
 }
 
 // valueFit says why val would be rejected under key sug too (in a mapping of kind k at

@@ -132,7 +132,17 @@ func NullableOf[T any](v T) Nullable[T] { return Nullable[T]{Value: v, Valid: tr
 
 // Ptr returns a pointer to a copy of v: the value of an optional field, present
 // (`Coupon: Ptr("SPRING")`, `Note: Ptr(NullableOf("…"))` for an optional nullable one).
+// An untyped integer constant makes an *int, which no generated field has: use
+// Int64Ptr or Int32Ptr for integer fields (or Ptr[int64](3100)).
 func Ptr[T any](v T) *T { return &v }
+
+// Int64Ptr returns a pointer to v: the value of an optional integer field, present
+// (`WeightGrams: Int64Ptr(1200)`; Ptr(1200) would be an *int).
+func Int64Ptr(v int64) *int64 { return &v }
+
+// Int32Ptr returns a pointer to v: the value of an optional integer field of
+// `format: int32`, present (`Priority: Int32Ptr(3)`).
+func Int32Ptr(v int32) *int32 { return &v }
 
 // NewUUID returns a random (version 4) UUID in canonical lowercase form, from
 // crypto/rand, e.g. for an id field of type uuid.
@@ -249,7 +259,9 @@ type messageData interface {
 // New validates data and builds its message: the URN of T, a fresh trace id
 // (or the one of WithTraceID), T's default queue unless WithQueue says
 // otherwise, meta.lang "go", schema_version 1, created_at now in Unix
-// milliseconds, attempts 0. Call it as New(orders.Created{…}): T is inferred.
+// milliseconds, attempts 0. Call it as New(orders.Created{…}): T is inferred
+// from the value; with a pointer p to the data, call New(*p) (New(p) does not
+// compile: T would be the pointer type, and **T has no generated methods).
 // Errors: the data's ValidationErrors (ErrInvalidData; a string
 // that is not valid UTF-8 included, at its path), or ErrMalformedEnvelope for
 // a blank trace id, no queue, an id from WithIDSource that is empty or equals
@@ -611,9 +623,9 @@ func publishMessage(ctx context.Context, p Publisher, msg, data any, c Cipher) (
 // ---- consuming ----
 
 // Router dispatches envelopes to typed handlers by URN, following the wire
-// contract's consumer rules. Register handlers with Handle or the generated
-// Handle… functions of the context packages (a later registration for a URN
-// replaces the earlier one); Dispatch is safe for concurrent use. The zero
+// contract's consumer rules. Register handlers with Handle, once per message
+// type of the context packages (a later registration for a URN replaces the
+// earlier one); Dispatch is safe for concurrent use. The zero
 // value is usable, with the default body size limit (DefaultMaxBodySize).
 type Router struct {
 	r bqrt.Router

@@ -24,7 +24,7 @@ const (
 // benchOrder is a typical urn:babel:orders:created.v2: nested objects, an array of
 // objects, a map, money, a timestamp, optional and nullable fields.
 func benchOrder() orders.CreatedV2 {
-	ch := orders.CreatedV2ChannelWeb
+	ch := events.ChannelWeb
 	note := events.NullableOf("Leave at the door — Danke!")
 	line2 := "Hinterhaus"
 	return orders.CreatedV2{

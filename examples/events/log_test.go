@@ -21,7 +21,7 @@ import (
 // piiOrder is an orders:created.v2 whose sensitive values (Customer.email,
 // Address.line1/line2/postal_code); line1 starts with a multi-byte character.
 func piiOrder() orders.CreatedV2 {
-	ch := orders.CreatedV2ChannelWeb
+	ch := events.ChannelWeb
 	line2 := "Hinterhaus"
 	postal := "10115"
 	note := events.NullableOf("Leave at the door")

@@ -3,9 +3,10 @@
 package events
 
 import (
-	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 	"log/slog"
 	"regexp"
+
+	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 )
 
 // The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
@@ -63,6 +64,37 @@ func (x Address) String() string {
 	return bqrt.String(&x, &namedTypeDescs[0])
 }
 
+// Channel is the registry type Channel.
+//
+// Where the order was placed. Shared by orders:created and its .v2, so both have one Go type.
+//
+// Constraints: one of "web", "mobile", "pos".
+type Channel string
+
+// The values of Channel, one constant each.
+const (
+	ChannelWeb    Channel = "web"
+	ChannelMobile Channel = "mobile"
+	ChannelPos    Channel = "pos"
+)
+
+// Validate reports every violation of the schema with its JSON path: ValidationErrors.
+func (x Channel) Validate() error {
+	return bqrt.Validate(&x, &namedTypeDescs[1])
+}
+
+// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
+// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
+// the error is then a ValidationErrors (ErrInvalidData) naming each such string.
+func (x Channel) MarshalJSON() ([]byte, error) {
+	return bqrt.Marshal(&x, &namedTypeDescs[1])
+}
+
+// UnmarshalJSON decodes b strictly and validates it; on error x is unchanged.
+func (x *Channel) UnmarshalJSON(b []byte) error {
+	return bqrt.Unmarshal(b, x, &namedTypeDescs[1])
+}
+
 // Customer is the registry type Customer.
 //
 // The person who placed an order.
@@ -75,29 +107,29 @@ type Customer struct {
 
 // Validate reports every violation of the schema with its JSON path: ValidationErrors.
 func (x Customer) Validate() error {
-	return bqrt.Validate(&x, &namedTypeDescs[1])
+	return bqrt.Validate(&x, &namedTypeDescs[2])
 }
 
 // MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the
 // schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:
 // the error is then a ValidationErrors (ErrInvalidData) naming each such string.
 func (x Customer) MarshalJSON() ([]byte, error) {
-	return bqrt.Marshal(&x, &namedTypeDescs[1])
+	return bqrt.Marshal(&x, &namedTypeDescs[2])
 }
 
 // UnmarshalJSON decodes b strictly and validates it; on error x is unchanged.
 func (x *Customer) UnmarshalJSON(b []byte) error {
-	return bqrt.Unmarshal(b, x, &namedTypeDescs[1])
+	return bqrt.Unmarshal(b, x, &namedTypeDescs[2])
 }
 
 // LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted.
 func (x Customer) LogValue() slog.Value {
-	return bqrt.LogValue(&x, &namedTypeDescs[1])
+	return bqrt.LogValue(&x, &namedTypeDescs[2])
 }
 
 // String returns the JSON of x with every x-gdpr-sensitive value redacted, for fmt.
 func (x Customer) String() string {
-	return bqrt.String(&x, &namedTypeDescs[1])
+	return bqrt.String(&x, &namedTypeDescs[2])
 }
 
 // namedTypeDescs describe the registry's named types (bqrt.NamedTypes).
@@ -110,7 +142,9 @@ var namedTypeDescs = [...]bqrt.Desc{
 		{Key: "postal_code", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FGDPR | bqrt.FMax, Hi: 16}},
 		{Key: "country", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Pattern: &pattern0}},
 	}},
-	// 1: Customer
+	// 1: Channel
+	bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Enum: []string{"web", "mobile", "pos"}},
+	// 2: Customer
 	bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FChecked, Fields: []bqrt.Field{
 		{Key: "customer_id", Required: true, Type: bqrt.Desc{Kind: bqrt.KUUID, Flags: bqrt.FChecked}},
 		{Key: "email", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked | bqrt.FGDPR | bqrt.FMax, Hi: 254, Format: "email"}},

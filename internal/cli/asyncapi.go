@@ -17,6 +17,7 @@ func asyncapiCommand() *command {
 		name:    "asyncapi",
 		summary: "write an AsyncAPI 3.0 document: a channel per URN, envelope payloads from the JSON Schemas",
 		usage:   "asyncapi -r REGISTRY -o FILE [--title T] [--api-version V] [--check]",
+		exits:   writerExits,
 		examples: []string{
 			"bqgen asyncapi -r examples/registry.yaml -o asyncapi.yaml   # YAML (.yaml/.yml); any other name gets JSON",
 			"bqgen asyncapi -r registry/ -o docs/asyncapi.json --title 'Orders platform' --api-version 2.3.0",

@@ -8,9 +8,13 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -44,8 +48,20 @@ type command struct {
 	summary  string
 	usage    string   // the synopsis after "bqgen "
 	examples []string // shell lines shown by `bqgen help <command>`
-	flags    func(fs *pflag.FlagSet) func(e env, args []string) int
+	// exits says what each exit code means for this command, after "Exit codes: "
+	// (default defaultExits).
+	exits string
+	flags func(fs *pflag.FlagSet) func(e env, args []string) int
 }
+
+// defaultExits is the exit-code line of a command that reads a registry and reports findings.
+const defaultExits = "0 clean, 1 findings, 2 usage or I/O error."
+
+// Exit-code lines shared by several commands.
+const (
+	writerExits = "0 written or already up to date, 1 the registry was rejected or --check found stale output, 2 usage or I/O error."
+	helpExits   = "0 shown, 2 unknown command."
+)
 
 func commands() []*command {
 	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), validateCommand(), asyncapiCommand(), diffCommand(), importCommand(), docsCommand(), initCommand(), versionCommand()}
@@ -70,7 +86,15 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	name := args[0]
 	switch name {
 	case "help", "-h", "--help":
+		if len(args) > 2 {
+			fmt.Fprintf(stderr, "bqgen help: unexpected argument %q\nusage: bqgen help [command]\n", termtext.Line(args[2]))
+			return ExitError
+		}
 		if len(args) > 1 {
+			if args[1] == "help" {
+				printHelpHelp(stdout)
+				return ExitOK
+			}
 			c := lookup(args[1])
 			if c == nil {
 				return unknownCommand(stderr, args[1])
@@ -189,7 +213,18 @@ func printCommandHelp(w io.Writer, c *command) {
 			fmt.Fprintf(w, "  %s\n", ex)
 		}
 	}
-	fmt.Fprintln(w, "\nExit codes: 0 clean, 1 findings, 2 usage or I/O error.")
+	exits := c.exits
+	if exits == "" {
+		exits = defaultExits
+	}
+	fmt.Fprintln(w, "\nExit codes: "+exits)
+}
+
+// printHelpHelp is `bqgen help help`: help is a command too, so it answers like one.
+func printHelpHelp(w io.Writer) {
+	fmt.Fprintf(w, "bqgen help — show the list of commands, or one command's usage, flags, examples and exit codes\n\nUsage:\n  bqgen help [command]\n")
+	fmt.Fprintln(w, "\nExamples:\n  bqgen help\n  bqgen help generate")
+	fmt.Fprintln(w, "\nExit codes: "+helpExits)
 }
 
 func versionCommand() *command {
@@ -197,6 +232,7 @@ func versionCommand() *command {
 		name:    "version",
 		summary: "print bqgen's version and build information",
 		usage:   "version",
+		exits:   "0 printed, 2 usage error.",
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			return func(e env, args []string) int {
 				if len(args) > 0 {
@@ -210,17 +246,43 @@ func versionCommand() *command {
 	}
 }
 
+// modulePath is bqgen's own module path, as the go tool records it in build information.
+const modulePath = "github.com/babelqueue/bqgen"
+
 // versionString reports the module version and VCS revision from runtime/debug.
+//
+// Built in bqgen's own checkout (go build, go run), the go tool stamps the VCS revision.
+// Built as a module at a version (`go tool bqgen` from a `tool` line, `go install
+// …@version`), no revision is stamped: the line gives the module version, and under a
+// replace directive the replacement and, since a directory replacement has no version of
+// its own, the executable's SHA-256 (first 12 hex digits), so two builds can be told
+// apart.
 func versionString() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "bqgen (unknown version)"
 	}
+	return describeBuild(info, executableDigest)
+}
+
+// describeBuild is versionString's text for info; digest returns the running executable's
+// short digest, or "" when it cannot be read.
+func describeBuild(info *debug.BuildInfo, digest func() string) string {
 	v := info.Main.Version
 	if v == "" {
 		v = "(devel)"
 	}
 	s := "bqgen " + v + " " + info.GoVersion
+	if r := info.Main.Replace; r != nil {
+		if r.Version == "" || r.Version == "(devel)" {
+			s += ", replaced by the directory " + r.Path
+			if h := digest(); h != "" {
+				s += ", executable sha256 " + h
+			}
+		} else {
+			s += ", replaced by " + r.Path + " " + r.Version
+		}
+	}
 	for _, kv := range info.Settings {
 		switch kv.Key {
 		case "vcs.revision":
@@ -232,4 +294,52 @@ func versionString() string {
 		}
 	}
 	return s
+}
+
+// executableDigest is the first 12 hex digits of the SHA-256 of the running executable,
+// or "" when it cannot be read.
+func executableDigest() string {
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// invokedAs is how the user runs bqgen, for the commands bqgen prints as next steps:
+// "go tool bqgen" when this executable was built as a module at a version (or under a
+// replacement) and runs from the Go build cache, where `go tool` keeps the tools of a
+// module's `tool` lines; "bqgen" otherwise (an installed binary, a build in bqgen's own
+// checkout).
+func invokedAs() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok || info.Main.Path != modulePath || (info.Main.Replace == nil && (info.Main.Version == "" || info.Main.Version == "(devel)")) {
+		return "bqgen"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "bqgen"
+	}
+	var caches []string
+	if c := os.Getenv("GOCACHE"); c != "" {
+		caches = append(caches, c)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		caches = append(caches, filepath.Join(d, "go-build"))
+	}
+	for _, c := range caches {
+		if rel, err := filepath.Rel(c, exe); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "go tool bqgen"
+		}
+	}
+	return "bqgen"
 }

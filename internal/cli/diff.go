@@ -14,6 +14,7 @@ func diffCommand() *command {
 		name:    "diff",
 		summary: "compare a registry with an older one and flag breaking URN changes",
 		usage:   "diff -r REGISTRY --against OLD [--mode backward|forward|full] [--format text|markdown|json|github]",
+		exits:   "0 no breaking change under --mode, 1 breaking changes or a registry rejected, 2 usage or I/O error (an unreadable OLD).",
 		examples: []string{
 			"bqgen diff -r registry.yaml --against git:origin/main            # CI: exit 1 on a breaking change",
 			"bqgen diff -r registry/ --against git:v1.4.0:registry --format markdown > comment.md",

@@ -15,6 +15,7 @@ func docsCommand() *command {
 		name:    "docs",
 		summary: "write a Markdown catalog of the registry: contexts, URNs, owners, queues, field tables",
 		usage:   "docs -r REGISTRY -o FILE|- [--check]",
+		exits:   writerExits,
 		examples: []string{
 			"bqgen docs -r examples/registry.yaml -o docs/catalog.md",
 			"bqgen docs -r registry/ -o - | less",

@@ -34,6 +34,7 @@ func generateCommand() *command {
 		name:    "generate",
 		summary: "write the typed Go packages for a registry: a runtime package and one per bounded context",
 		usage:   "generate -r REGISTRY -o DIR [--package NAME] [--import-path PATH] [--check]",
+		exits:   writerExits,
 		examples: []string{
 			"bqgen generate -r examples/registry.yaml -o examples/events",
 			"bqgen generate -r registry/ -o /tmp/events --import-path example.com/svc/events   # outside a module",
@@ -59,7 +60,11 @@ func generateCommand() *command {
 // is empty.
 func needArgs(e env, cmd string, args []string, required map[string]string) (int, bool) {
 	if len(args) > 0 {
-		fmt.Fprintf(e.stderr, "bqgen %s: unexpected argument %q\nrun 'bqgen help %s' for usage\n", cmd, args[0], cmd)
+		fmt.Fprintf(e.stderr, "bqgen %s: unexpected argument %q", cmd, args[0])
+		if _, takesRegistry := required["-r/--registry"]; takesRegistry && required["-r/--registry"] == "" && looksLikeRegistry(args[0]) {
+			fmt.Fprintf(e.stderr, "; the registry is given with -r: bqgen %s -r %s", cmd, shellWord(args[0]))
+		}
+		fmt.Fprintf(e.stderr, "\nrun 'bqgen help %s' for usage\n", cmd)
 		return ExitError, false
 	}
 	for _, name := range []string{"-r/--registry", "-o/--out"} {
@@ -69,6 +74,31 @@ func needArgs(e env, cmd string, args []string, required map[string]string) (int
 		}
 	}
 	return ExitOK, true
+}
+
+// looksLikeRegistry reports whether a stray positional argument is probably the registry
+// the user meant to pass with -r: a *.yaml/*.yml name, or a file or directory that exists.
+func looksLikeRegistry(arg string) bool {
+	if ext := strings.ToLower(filepath.Ext(arg)); ext == ".yaml" || ext == ".yml" {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but safe characters.
+func shellWord(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@+=,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
@@ -243,6 +273,7 @@ func checkCommand() *command {
 		name:    "check",
 		summary: "check a registry against the BabelQueue data rules",
 		usage:   "check -r REGISTRY [--format text|json|github] [--strict] [--pii]",
+		exits:   "0 no errors (warnings only fail under --strict), 1 findings, 2 usage or I/O error.",
 		examples: []string{
 			"bqgen check -r examples/registry.yaml",
 			"bqgen check -r registry/ --format github --strict   # in a GitHub Actions merge gate",

@@ -226,7 +226,7 @@ func TestHelp(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"Usage:\n  bqgen generate -r REGISTRY -o DIR", "-r, --registry string", "--check", "Examples:", "Exit codes: 0 clean, 1 findings, 2 usage or I/O error."} {
+	for _, want := range []string{"Usage:\n  bqgen generate -r REGISTRY -o DIR", "-r, --registry string", "--check", "Examples:", "Exit codes: " + writerExits} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("help lacks %q:\n%s", want, stdout)
 		}
@@ -254,5 +254,54 @@ func TestGenerateWarnsOfForeignPackages(t *testing.T) {
 		" is package events, but bqgen generates package orders in that directory; the directory will not build\n"
 	if stderr != want {
 		t.Errorf("stderr = %q, want %q", stderr, want)
+	}
+}
+
+// TestLongNestedNames: the two ways README and docs/generated-code.md give to shorten
+// the name of a type declared deep inside a message: `go: {name}` on each field and on
+// `items` (each segment shorter), or a named type under `types:` (its own name, in the
+// root package).
+func TestLongNestedNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/ln\n\ngo 1.24\n")
+	reg := filepath.Join(dir, "registry.yaml")
+	writeFile(t, reg, `version: 1
+types:
+  FareCode: {type: string, enum: [parking_fee, base]}
+messages:
+  urn:babel:rentals:ride.ended.v2:
+    summary: A ride ended.
+    go: {name: RideEnded}
+    data:
+      required: [fare]
+      properties:
+        fare:
+          type: object
+          properties:
+            lines:
+              type: array
+              go: {name: L}
+              items:
+                type: object
+                go: {name: Row}
+                properties:
+                  code: {type: string, enum: [parking_fee, base], go: {name: C}}
+                  shared: {type: FareCode}
+`)
+	code, _, stderr := run(t, "generate", "-r", reg, "-o", filepath.Join(dir, "events"))
+	if code != ExitOK {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+	src := listDir(t, filepath.Join(dir, "events"))
+	for file, decls := range map[string][]string{
+		"rentals/rentals.go": {"\ntype RideEnded struct {", "\ntype RideEndedFare struct {", "\ntype RideEndedFareLRow struct {", "\ntype RideEndedFareLRowC string", "\n\tRideEndedFareLRowCParkingFee RideEndedFareLRowC = \"parking_fee\"", "\tShared *events.FareCode "},
+		"types.go":           {"\ntype FareCode string", "\n\tFareCodeParkingFee FareCode = \"parking_fee\""},
+	} {
+		for _, d := range decls {
+			if !strings.Contains(src[file], d) {
+				t.Errorf("%s lacks %q", file, d)
+			}
+		}
 	}
 }

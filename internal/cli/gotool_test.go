@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,7 +68,13 @@ func TestGoTool(t *testing.T) {
 	if err != nil || !strings.Contains(string(gomod), "\ntool github.com/babelqueue/bqgen/cmd/bqgen\n") {
 		t.Fatalf("go get -tool did not add the tool directive:\n%s", gomod)
 	}
-	gocmd("tool", "bqgen", "init")
+	// Run as a tool, init's next steps and version speak of the tool.
+	if out := gocmd("tool", "bqgen", "init"); !strings.Contains(out, "\n  go tool bqgen check -r registry.yaml\n  go tool bqgen generate -r registry.yaml -o events\n") {
+		t.Errorf("go tool bqgen init printed next steps for another invocation:\n%s", out)
+	}
+	if out := gocmd("tool", "bqgen", "version"); !regexp.MustCompile(`^bqgen v0\.0\.0-00010101000000-000000000000 go\S+, replaced by the directory \S+, executable sha256 [0-9a-f]{12}\n$`).MatchString(out) {
+		t.Errorf("go tool bqgen version = %q; want the module version, the replacement and the executable's digest", out)
+	}
 	gocmd("tool", "bqgen", "check", "-r", "registry.yaml", "--strict")
 
 	// The two Go files of the README's "Use in a service", as written there.

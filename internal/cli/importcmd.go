@@ -19,6 +19,7 @@ func importCommand() *command {
 		name:    "import",
 		summary: "convert a babelqueue-registry (bqschema) registry.json and its schemas into a bqgen registry",
 		usage:   "import [--from bqschema] MANIFEST -o FILE|- [--force] [--overwrite] [--schema-root DIR]",
+		exits:   "0 converted and clean, 1 something could not be converted or the result fails check, 2 usage or I/O error.",
 		examples: []string{
 			"bqgen import --from bqschema registry.json -o registry.yaml",
 			"bqgen import registry.json -o -   # preview on stdout",

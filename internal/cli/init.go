@@ -29,6 +29,7 @@ func initCommand() *command {
 		name:    "init",
 		summary: "write a starter registry.yaml and the registry.schema.json editors check it with",
 		usage:   "init [-o FILE]",
+		exits:   "0 written, 2 usage or I/O error (a file in the way is never overwritten).",
 		examples: []string{
 			"bqgen init",
 			"bqgen init -o messages/registry.yaml   # also writes messages/registry.schema.json",
@@ -72,7 +73,8 @@ func runInit(e env, out string) int {
 		fmt.Fprintf(e.stderr, "bqgen init: %s\n", errLine(err))
 		return ExitError
 	}
-	fmt.Fprintf(e.stdout, "wrote %s and %s\nnext: edit %s, then\n  bqgen check -r %s\n  bqgen generate -r %s -o events\n",
-		out, filepath.Join(dir, registrySchemaFile), out, out, out)
+	bq, reg := invokedAs(), shellWord(out)
+	fmt.Fprintf(e.stdout, "wrote %s and %s\nnext: edit %s, then\n  %s check -r %s\n  %s generate -r %s -o events\n",
+		out, filepath.Join(dir, registrySchemaFile), out, bq, reg, bq, reg)
 	return ExitOK
 }

@@ -15,6 +15,7 @@ func jsonschemaCommand() *command {
 		name:    "jsonschema",
 		summary: "write JSON Schemas (data and envelope per URN) and a registry.json manifest",
 		usage:   "jsonschema -r REGISTRY -o DIR [--draft 2020-12|7] [--base-id PREFIX] [--check] | jsonschema --registry-schema",
+		exits:   writerExits,
 		examples: []string{
 			"bqgen jsonschema -r examples/registry.yaml -o schemas/",
 			"bqgen jsonschema -r registry/ -o schemas/ --draft 7 --base-id https://schemas.example.com/events/",

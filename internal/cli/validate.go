@@ -19,6 +19,7 @@ func validateCommand() *command {
 		name:    "validate",
 		summary: "check messages against the wire contract and their URN's data schema",
 		usage:   "validate -r REGISTRY [--urn URN] [--protected] [--format text|json|github] FILE|- ...",
+		exits:   "0 every message valid, 1 a message or the registry was rejected, 2 usage or I/O error.",
 		examples: []string{
 			"kafka-console-consumer … | bqgen validate -r registry/ -",
 			"bqgen validate -r registry.yaml --urn urn:babel:orders:created.v2 data.json   # bare data",

@@ -38,6 +38,9 @@ var citations = []citation{
 	{regexp.MustCompile(`\bBRIEF\b`), "BRIEF (the product brief)"},
 	{regexp.MustCompile(`(?i)\b(the|product) brief\b`), "the brief"},
 	{regexp.MustCompile(`\bCONTRACT\b`), "CONTRACT (the contract summary: CONTRACT §n, CONTRACT.md)"},
+	// The repository names no package registry's host: it says "the Go module proxy",
+	// "npm", "Debian's packages" (docs/decisions.md#self-contained-project).
+	{regexp.MustCompile(`(?i)\b(?:proxy|sum)\.golang\.org\b|\bregistry\.npmjs\.org\b|\bnpmjs\.(?:com|org)\b|\bpypi\.org\b|\bpythonhosted\.org\b|\b(?:deb|security)\.debian\.org\b|\bpackagist\.org\b|\bcrates\.io\b|\brubygems\.org\b|\bnuget\.org\b`), "a package registry's host (say the Go module proxy, npm, Debian's packages)"},
 }
 
 // trackedFiles lists the repository's tracked files (git ls-files), minus skipped.
@@ -112,6 +115,9 @@ func TestForbiddenMatches(t *testing.T) {
 	}{
 		{"see BRIEF §8", 1},
 		{"BRIEF.md and CONTRACT.md", 2},
+		{"not on proxy.golang.org yet", 1},
+		{"from registry.npmjs.org or PyPI.org", 2},
+		{"the Go module proxy, npm", 0},
 		{"(CONTRACT §3.2)", 1},
 		{"the CONTRACT section on URNs", 1},
 		{"as the brief says", 1},

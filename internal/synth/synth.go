@@ -249,6 +249,11 @@ var pool = []field{
 	{"ratio", "{type: number, nullable: true}", false},
 }
 
+// widenEnums gives a .v2 one more value in each inline enum of the pool, as a successor
+// that widens its predecessor's enums does.
+var widenEnums = strings.NewReplacer("[web, mobile, pos, api]", "[web, mobile, pos, api, kiosk]", "[1, 2, 3]", "[1, 2, 3, 4]",
+	"[import, manual, sync]", "[import, manual, sync, api]", "[mm, cm]", "[mm, cm, m]")
+
 // fixedFields is how many templates at the head of pool every message has.
 const fixedFields = 5
 
@@ -304,10 +309,14 @@ func writeMessage(b *strings.Builder, rng *rand.Rand, urn, supersedes string, i 
 		if !pick[j] {
 			continue
 		}
-		if strings.HasPrefix(f.yaml, "\n") {
-			fmt.Fprintf(b, "        %s:%s\n", f.name, f.yaml)
+		y := f.yaml
+		if supersedes != "" {
+			y = widenEnums.Replace(y) // a .v2 that copied its predecessor's inline enums is BQ042
+		}
+		if strings.HasPrefix(y, "\n") {
+			fmt.Fprintf(b, "        %s:%s\n", f.name, y)
 		} else {
-			fmt.Fprintf(b, "        %s: %s\n", f.name, f.yaml)
+			fmt.Fprintf(b, "        %s: %s\n", f.name, y)
 		}
 	}
 	if evolve {

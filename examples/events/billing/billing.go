@@ -7,10 +7,11 @@
 package billing
 
 import (
-	"github.com/babelqueue/bqgen/examples/events"
-	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 	"log/slog"
 	"regexp"
+
+	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 )
 
 // The URNs of this package's messages: XURN is the URN of X.

@@ -7,10 +7,11 @@
 package notifications
 
 import (
-	"github.com/babelqueue/bqgen/examples/events"
-	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 	"log/slog"
 	"regexp"
+
+	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 )
 
 // The URNs of this package's messages: XURN is the URN of X.
@@ -106,7 +107,7 @@ func (x *PushSent) UnmarshalJSON(b []byte) error {
 // The descriptors of this file's types (tdX describes X), read by the runtime's
 // table-driven codec.
 var tdEmailWelcomeSend = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FChecked, Fields: []bqrt.Field{
-	{Key: "customer", Required: true, Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FChecked, Ref: 1}},
+	{Key: "customer", Required: true, Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FChecked, Ref: 2}},
 	{Key: "locale", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Pattern: &pattern0}},
 	{Key: "template_vars", Type: bqrt.Desc{Kind: bqrt.KMap, Elem: &bqrt.Desc{Kind: bqrt.KString}}},
 }}

@@ -7,10 +7,11 @@
 package orders
 
 import (
-	"github.com/babelqueue/bqgen/examples/events"
-	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 	"log/slog"
 	"regexp"
+
+	"github.com/babelqueue/bqgen/examples/events"
+	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 )
 
 // The URNs of this package's messages: XURN is the URN of X.
@@ -82,7 +83,7 @@ type Created struct {
 	OrderID  int64            `json:"order_id"`          // required; minimum 1; maximum 9007199254740991
 	Total    events.Money     `json:"total"`             // required; money: amount in minor units, ISO 4217 currency
 	PlacedAt events.Timestamp `json:"placed_at"`         // required; Unix milliseconds, UTC
-	Channel  *CreatedChannel  `json:"channel,omitempty"` // optional; one of "web", "mobile", "pos"
+	Channel  *events.Channel  `json:"channel,omitempty"` // optional; type Channel
 }
 
 // BabelQueueMessage describes Created to the runtime (events.MessageData).
@@ -107,16 +108,6 @@ func (x *Created) UnmarshalJSON(b []byte) error {
 	return bqrt.Unmarshal(b, x, &tdCreated)
 }
 
-// CreatedChannel is the value at $.channel of urn:babel:orders:created.
-type CreatedChannel string
-
-// The values of CreatedChannel, one constant each.
-const (
-	CreatedChannelWeb    CreatedChannel = "web"
-	CreatedChannelMobile CreatedChannel = "mobile"
-	CreatedChannelPos    CreatedChannel = "pos"
-)
-
 // CreatedV2 is the data of the event urn:babel:orders:created.v2 (owner orders; default queue "orders"; supersedes urn:babel:orders:created).
 //
 // A customer placed an order (with customer and shipping address).
@@ -130,7 +121,7 @@ type CreatedV2 struct {
 	Shipping *events.Address  `json:"shipping,omitempty"` // optional; type Address
 	// Null when it equals the shipping address.
 	Billing *events.Nullable[events.Address] `json:"billing,omitempty"` // optional; nullable; type Address
-	Channel *CreatedV2Channel                `json:"channel,omitempty"` // optional; one of "web", "mobile", "pos"
+	Channel *events.Channel                  `json:"channel,omitempty"` // optional; type Channel
 	Lines   []CreatedV2LinesItem             `json:"lines"`             // required; 1 to 500 items
 	Tags    map[string]string                `json:"tags,omitempty"`    // optional; values: at most 64 code points
 	Note    *events.Nullable[string]         `json:"note,omitempty"`    // optional; nullable; at most 500 code points
@@ -173,16 +164,6 @@ func (x CreatedV2) LogValue() slog.Value {
 func (x CreatedV2) String() string {
 	return bqrt.String(&x, &tdCreatedV2)
 }
-
-// CreatedV2Channel is the value at $.channel of urn:babel:orders:created.v2.
-type CreatedV2Channel string
-
-// The values of CreatedV2Channel, one constant each.
-const (
-	CreatedV2ChannelWeb    CreatedV2Channel = "web"
-	CreatedV2ChannelMobile CreatedV2Channel = "mobile"
-	CreatedV2ChannelPos    CreatedV2Channel = "pos"
-)
 
 // CreatedV2LinesItem is the value at $.lines[*] of urn:babel:orders:created.v2.
 type CreatedV2LinesItem struct {
@@ -264,17 +245,17 @@ var tdCreated = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FChecked, Fields: []bq
 	{Key: "order_id", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt64, Flags: bqrt.FChecked | bqrt.FMin | bqrt.FMax, Lo: 1, Hi: 9007199254740991}},
 	{Key: "total", Required: true, Type: bqrt.Desc{Kind: bqrt.KMoney, Flags: bqrt.FChecked}},
 	{Key: "placed_at", Required: true, Type: bqrt.Desc{Kind: bqrt.KTimestamp, Flags: bqrt.FChecked}},
-	{Key: "channel", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Enum: []string{"web", "mobile", "pos"}}},
+	{Key: "channel", Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FChecked, Ref: 1}},
 }}
 
 var tdCreatedV2 = bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FChecked, Fields: []bqrt.Field{
 	{Key: "order_id", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt64, Flags: bqrt.FChecked | bqrt.FMin | bqrt.FMax, Lo: 1, Hi: 9007199254740991}},
-	{Key: "customer", Required: true, Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FChecked, Ref: 1}},
+	{Key: "customer", Required: true, Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FChecked, Ref: 2}},
 	{Key: "total", Required: true, Type: bqrt.Desc{Kind: bqrt.KMoney, Flags: bqrt.FChecked}},
 	{Key: "placed_at", Required: true, Type: bqrt.Desc{Kind: bqrt.KTimestamp, Flags: bqrt.FChecked}},
 	{Key: "shipping", Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FChecked, Ref: 0}},
 	{Key: "billing", Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FNullable | bqrt.FChecked, Ref: 0}},
-	{Key: "channel", Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Enum: []string{"web", "mobile", "pos"}}},
+	{Key: "channel", Type: bqrt.Desc{Kind: bqrt.KNamed, Flags: bqrt.FChecked, Ref: 1}},
 	{Key: "lines", Required: true, Type: bqrt.Desc{Kind: bqrt.KArray, Flags: bqrt.FChecked | bqrt.FMin | bqrt.FMax, Lo: 1, Hi: 500, Elem: &bqrt.Desc{Kind: bqrt.KObject, Flags: bqrt.FChecked, Fields: []bqrt.Field{
 		{Key: "sku", Required: true, Type: bqrt.Desc{Kind: bqrt.KString, Flags: bqrt.FChecked, Pattern: &pattern0}},
 		{Key: "quantity", Required: true, Type: bqrt.Desc{Kind: bqrt.KInt32, Flags: bqrt.FChecked | bqrt.FMin | bqrt.FMax, Lo: 1, Hi: 1000}},

@@ -223,7 +223,61 @@ func render(f *jen.File, name string, tables []byte) (out []byte, err error) {
 		msg, _, _ := strings.Cut(err.Error(), " while formatting source:")
 		return nil, fmt.Errorf("golang: rendering %s: %s", name, msg)
 	}
-	return append(w.b, tables...), nil
+	return append(groupImports(w.b), tables...), nil
+}
+
+// groupImports puts the standard library's imports of a gofmt'd file first and the
+// others after a blank line, as goimports groups them (jen writes one sorted block).
+// Each group stays sorted, so the file stays in gofmt's form. A file whose imports are
+// all of one kind, or that has no parenthesized import block, is returned as is.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	body := start + len("\nimport (\n")
+	end := bytes.Index(src[body:], []byte("\n)\n"))
+	if end < 0 {
+		return src
+	}
+	lines := bytes.SplitAfter(src[body:body+end+1], []byte("\n"))
+	lines = lines[:len(lines)-1] // SplitAfter's empty tail after the last newline
+	var std, other [][]byte
+	for _, l := range lines {
+		if len(bytes.TrimSpace(l)) == 0 {
+			return src // already grouped
+		}
+		if isStdImport(l) {
+			std = append(std, l)
+		} else {
+			other = append(other, l)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	out := make([]byte, 0, len(src)+1)
+	out = append(out, src[:body]...)
+	out = append(out, bytes.Join(std, nil)...)
+	out = append(out, '\n')
+	out = append(out, bytes.Join(other, nil)...)
+	return append(out, src[body+end+1:]...)
+}
+
+// isStdImport reports whether an import line (`\t"path"` or `\tname "path"`) names a
+// standard library package: one whose first path element has no dot, as the go tool
+// and goimports tell them apart.
+func isStdImport(line []byte) bool {
+	q := bytes.IndexByte(line, '"')
+	if q < 0 {
+		return false
+	}
+	path := line[q+1:]
+	if e := bytes.IndexByte(path, '"'); e >= 0 {
+		path = path[:e]
+	}
+	first, _, _ := bytes.Cut(path, []byte("/"))
+	return !bytes.Contains(first, []byte("."))
 }
 
 // sliceWriter keeps what is written to it, without copying the first write.

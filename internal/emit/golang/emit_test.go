@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,6 +166,40 @@ func TestOutputIsGofmtStable(t *testing.T) {
 			}
 			if !bytes.Equal(formatted, f.Content) {
 				t.Errorf("%s/%s is not gofmt-stable:\n%s", name, f.Name, firstDiff(f.Content, formatted))
+			}
+		}
+	}
+}
+
+// TestOutputReadsAsItsUserSees: every emitted file groups its imports as goimports does
+// (the standard library first, a blank line, then the rest) and cites no page of bqgen's
+// repository, whose docs/ its reader does not have.
+func TestOutputReadsAsItsUserSees(t *testing.T) {
+	t.Parallel()
+	docRef := regexp.MustCompile(`docs/[a-z0-9-]+\.md`)
+	for _, f := range emit(t, loadExamples(t), "events") {
+		src := string(f.Content)
+		if m := docRef.FindString(src); m != "" {
+			t.Errorf("%s cites %s of bqgen's repository", f.Name, m)
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.ImportsOnly)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		// Within the import block: no standard-library import after another one, and a
+		// blank line (a new group) exactly where the kind changes.
+		for i := 1; i < len(af.Imports); i++ {
+			prev, cur := af.Imports[i-1], af.Imports[i]
+			prevStd, curStd := !strings.Contains(strings.SplitN(strings.Trim(prev.Path.Value, `"`), "/", 2)[0], "."), !strings.Contains(strings.SplitN(strings.Trim(cur.Path.Value, `"`), "/", 2)[0], ".")
+			gap := fset.Position(cur.Pos()).Line - fset.Position(prev.Pos()).Line
+			switch {
+			case curStd && !prevStd:
+				t.Errorf("%s: standard library import %s after %s", f.Name, cur.Path.Value, prev.Path.Value)
+			case prevStd != curStd && gap != 2:
+				t.Errorf("%s: no blank line between the standard library and %s", f.Name, cur.Path.Value)
+			case prevStd == curStd && gap != 1:
+				t.Errorf("%s: a blank line inside an import group before %s", f.Name, cur.Path.Value)
 			}
 		}
 	}

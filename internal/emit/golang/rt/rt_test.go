@@ -708,6 +708,12 @@ func TestUserHelpers(t *testing.T) {
 	if !p.Valid || p.Value != "x" {
 		t.Errorf("Ptr(NullableOf) = %+v", *p)
 	}
+	// Typed pointers for integer fields: an untyped constant makes no *int.
+	var i64 *int64 = Int64Ptr(3100)
+	var i32 *int32 = Int32Ptr(-7)
+	if *i64 != 3100 || *i32 != -7 {
+		t.Errorf("Int64Ptr, Int32Ptr = %d, %d", *i64, *i32)
+	}
 	a, b := NewUUID(), NewUUID()
 	if !isCanonicalUUID(string(a)) || a == b || a[14] != '4' {
 		t.Errorf("NewUUID = %q, %q", a, b)

@@ -15,8 +15,7 @@ import (
 // A value marked x-gdpr-sensitive in the registry has FGDPR in its
 // descriptor (on the field's use, or on a named or declared type itself).
 // logValueOf and appendRedacted render a value for logs with every sensitive
-// value replaced by its redaction (docs/generated-code.md, "Logging personal
-// data"):
+// value replaced by its redaction, by these rules:
 //
 //   - a sensitive string (or UUID) keeps its first Unicode code point followed
 //     by "***": "Ñandú" → "Ñ***"; the empty string, a string starting with
