@@ -310,7 +310,7 @@ func TestInline(t *testing.T) {
 				`r.yaml:12:9: error BQ025: field "shipped_at" names a time but is a plain integer; time is Unix milliseconds typed timestamp`,
 				`r.yaml:13:39: error BQ035: pattern of field "code" is not an ECMA-262 regular expression (JSON Schema's pattern, read with the u flag): the group syntax (?i) at character 1 is not ECMA-262 (Node 20 has no inline flags or modifiers)`,
 				`r.yaml:14:38: error BQ035: pattern of field "ref" uses a lookahead (?=…) at character 2, which RE2 (Go's regexp) cannot express`,
-				`r.yaml:15:54: error BQ034: example 2 of field "qty" is invalid: $: above the maximum 9`,
+				`r.yaml:15:68: error BQ034: example 2 of field "qty" is invalid: $: above the maximum 9`,
 			}},
 		{"lint silences", "version: 1\nlint: {ignore: [BQ032], reason: legacy}\nmessages:\n  urn:babel:orders:created:\n    lint: {ignore: [BQ031], reason: legacy}\n    data:\n      additionalProperties: false\n      properties:\n        orderId: {type: string}\n",
 			nil},
