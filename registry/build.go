@@ -1089,6 +1089,12 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 			joinHint(fmt.Sprintf("every enum value of %s %s field must be %s", article(string(s.Kind)), s.Kind, bad), readingHint(it, want)))
 	}
 	l.enumNodes[s] = nodes
+	if len(nodes) > 0 {
+		s.EnumPos = make([]model.Pos, len(nodes))
+		for i, it := range nodes {
+			s.EnumPos[i] = it.pos
+		}
+	}
 	return out
 }
 

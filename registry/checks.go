@@ -438,28 +438,32 @@ func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) 
 	exs := l.exampleNodes[s]
 	for i, ex := range s.Examples {
 		node := exs.item(i)
+		at := keyPos(s, "examples", pos) // a finding about example i points at it
+		if node != nil {
+			at = node.pos
+		}
 		if s.Kind == model.Boolean && ex != nil {
 			if _, ok := ex.(bool); !ok {
 				text := jsonText(ex)
 				if node != nil {
 					text = shown(node)
 				}
-				l.report(keyPos(s, "examples", pos), RuleBoolean, fmt.Sprintf("example %d of %s is %s, not true or false", i+1, what, text),
+				l.report(at, RuleBoolean, fmt.Sprintf("example %d of %s is %s, not true or false", i+1, what, text),
 					joinHint("write the example as true or false", readingHint(node, "boolean")))
 				continue
 			}
 		}
 		if pr := checkExample(s, ex, node, l.skip, "$", 0); pr != nil {
-			l.report(keyPos(s, "examples", pos), RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, pr),
+			l.report(at, RuleExample, fmt.Sprintf("example %d of %s is invalid: %s", i+1, what, pr),
 				joinHint("fix the example or the schema", readingHint(pr.node, pr.want)))
 			continue
 		}
 		if p, v := secondsTimestamp(s, ex, l.skip, "$", 0); p != "" {
-			at := ""
+			where := ""
 			if p != "$" {
-				at = " at " + p
+				where = " at " + p
 			}
-			l.report(keyPos(s, "examples", pos), RuleTime, fmt.Sprintf("example %d of %s has %d%s, which looks like seconds: a timestamp is Unix milliseconds", i+1, what, v, at),
+			l.report(at, RuleTime, fmt.Sprintf("example %d of %s has %d%s, which looks like seconds: a timestamp is Unix milliseconds", i+1, what, v, where),
 				fmt.Sprintf("write %d (milliseconds)", v*1000))
 		}
 	}

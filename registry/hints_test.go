@@ -40,7 +40,7 @@ func TestHintsLeadSomewhere(t *testing.T) {
 		{"a wrong type gets an example", msgHead + "        note: {type: string, maxLength: [5]}\n",
 			`f.yaml:7:41: error BQ002: "maxLength" in field "note" must be an integer, not a list | write it as ` + "`maxLength: 200`"},
 		{"items count from 1", msgHead + "        s: {type: string, enum: [a, b, a]}\n",
-			`f.yaml:7:33: error BQ002: "enum" in field "s" lists a value twice (items 1 and 3) | remove one of the two`},
+			`f.yaml:7:40: error BQ002: "enum" in field "s" lists a value twice (items 1 and 3) | remove item 1 or item 3`},
 		{"item of a list", "version: 1\nconsumers: [go, rust]\nmessages: {}\n",
 			`f.yaml:2:17: error BQ002: item 2 of "consumers" in the registry must be one of go, php, python, node, java, dotnet; got "rust" | `},
 		{"a tab in the indentation", "version: 1\nmessages:\n\turn:babel:a:b: {data: {}}\n",

@@ -55,7 +55,7 @@ func TestOneRun(t *testing.T) {
 		{"examples of an object whose field is broken", map[string]string{"f.yaml": head +
 			"        a: {type: object, properties: {n: {type: integer, maximum: nine}}, examples: [{n: 100}]}\n        b: {type: object, properties: {n: {type: integer, maximum: 9}}, examples: [{n: 100}]}\n"}, []string{
 			`f.yaml:6:68: error BQ002: "maximum" in field "n" must be a number, not a string`,
-			`f.yaml:7:73: error BQ034: example 1 of field "b" is invalid: $.n: above the maximum 9`,
+			`f.yaml:7:84: error BQ034: example 1 of field "b" is invalid: $.n: above the maximum 9`,
 		}},
 		{"no infinite type from a nullable in doubt", map[string]string{"f.yaml": "version: 1\ntypes:\n  Node: {type: object, required: [next], properties: {next: {type: Node, nullable: yes}}}\n" +
 			"messages:\n  urn:babel:orders:created: {data: {properties: {n: {type: Node}}}}\n"}, []string{
@@ -80,7 +80,7 @@ func TestOneRun(t *testing.T) {
 		{"required and go.enum over values left out", map[string]string{"f.yaml": "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      required: [a]\n      properties: [a]\n" +
 			"  urn:babel:orders:shipped:\n    data: {properties: {s: {type: string, enum: [a, a], go: {enum: {a: A}}}}}\n"}, []string{
 			`f.yaml:6:19: error BQ002: "properties" in the data of message "urn:babel:orders:created" must be a mapping, not a list`,
-			`f.yaml:8:49: error BQ002: "enum" in field "s" lists a value twice (items 1 and 2)`,
+			`f.yaml:8:53: error BQ002: "enum" in field "s" lists a value twice (items 1 and 2)`,
 		}},
 		{"a type whose name is not CamelCase", map[string]string{"f.yaml": "version: 1\ntypes:\n  address: {type: object, properties: {fee: {type: number}}}\nmessages: {}\n"}, []string{
 			`f.yaml:3:3: error BQ002: type name "address" must be CamelCase: an upper-case letter, then letters and digits`,

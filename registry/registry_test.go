@@ -310,7 +310,7 @@ func TestInline(t *testing.T) {
 				`r.yaml:12:9: error BQ025: field "shipped_at" names a time but is a plain integer; time is Unix milliseconds typed timestamp`,
 				`r.yaml:13:39: error BQ035: pattern of field "code" is not an ECMA-262 regular expression (JSON Schema's pattern, read with the u flag): the group syntax (?i) at character 1 is not ECMA-262 (Node 20 has no inline flags or modifiers)`,
 				`r.yaml:14:38: error BQ035: pattern of field "ref" uses a lookahead (?=…) at character 2, which RE2 (Go's regexp) cannot express`,
-				`r.yaml:15:54: error BQ034: example 2 of field "qty" is invalid: $: above the maximum 9`,
+				`r.yaml:15:68: error BQ034: example 2 of field "qty" is invalid: $: above the maximum 9`,
 			}},
 		{"lint silences", "version: 1\nlint: {ignore: [BQ032], reason: legacy}\nmessages:\n  urn:babel:orders:created:\n    lint: {ignore: [BQ031], reason: legacy}\n    data:\n      additionalProperties: false\n      properties:\n        orderId: {type: string}\n",
 			nil},
@@ -318,6 +318,10 @@ func TestInline(t *testing.T) {
 			[]string{`r.yaml:6:40: error BQ036: text contains the invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)`}},
 		{"duplicate key", head + "        a: {type: string}\n        a: {type: integer}\n",
 			[]string{"r.yaml:7:9: error BQ001: duplicate key \"a\" (first defined at r.yaml:6:9)"}},
+		{"merge key twice", head + "        a: &s {type: string, maxLength: 3}\n        t: &t {type: string, minLength: 1}\n        b: {<<: *s, <<: *t}\n",
+			[]string{`r.yaml:8:21: error BQ001: key "<<" (a merge key) is written twice in one mapping (first at r.yaml:8:13)`}},
+		{"merge key and a quoted <<", head + "        a: &s {type: string, maxLength: 3}\n        b:\n          <<: *s\n          \"<<\": {type: string}\n",
+			[]string{`r.yaml:9:11: error BQ001: key "<<" (a merge key) is written twice in one mapping (first at r.yaml:8:11)`}},
 		{"merge key and alias", "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      properties:\n        a: &s {type: string, maxLength: 3}\n        b: {<<: *s, minLength: 1}\n        c: *s\n", nil},
 		{"two documents", "version: 1\nmessages: {}\n---\nversion: 1\n",
 			[]string{`r.yaml:3:1: error BQ001: a registry file holds one YAML document; found a second one`}},
@@ -355,9 +359,12 @@ func TestInline(t *testing.T) {
 	}
 }
 
+// TestMergeKeys: a key written in the mapping wins over a merged one, and in the list
+// form `<<: [*a, *b]` the earlier mapping wins (YAML 1.1's merge key type).
 func TestMergeKeys(t *testing.T) {
 	t.Parallel()
-	src := "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      properties:\n        a: &s {type: string, maxLength: 3}\n        b: {<<: *s, maxLength: 5}\n"
+	src := "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      properties:\n        a: &s {type: string, maxLength: 3}\n        b: {<<: *s, maxLength: 5}\n" +
+		"        t: &t {type: string, minLength: 1, maxLength: 4, description: T}\n        c: {<<: [*s, *t], description: C}\n"
 	reg, ds, err := LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
 	if err != nil || ds.HasErrors() {
 		t.Fatal(err, ds)
@@ -365,6 +372,35 @@ func TestMergeKeys(t *testing.T) {
 	b := reg.Messages[0].Data.Property("b").Schema
 	if b.Kind != model.String || *b.MaxLength != 5 {
 		t.Errorf("b = %+v", b)
+	}
+	c := reg.Messages[0].Data.Property("c").Schema
+	if c.Kind != model.String || *c.MaxLength != 3 || c.MinLength == nil || *c.MinLength != 1 || c.Description != "C" {
+		t.Errorf("c = %+v, want maxLength 3 (from *s), minLength 1 (from *t), description C", c)
+	}
+}
+
+// TestMergeKeyTwice: a second merge key in one mapping is a BQ001 error at it, whose
+// related position is the first one and whose hint gives the list form; the first
+// merge is kept.
+func TestMergeKeyTwice(t *testing.T) {
+	t.Parallel()
+	src := "version: 1\nmessages:\n  urn:babel:orders:created:\n    data:\n      properties:\n        a: &s {type: string, maxLength: 3}\n        t: &t {type: string, minLength: 1}\n        b:\n          <<: *s\n          <<: *t\n"
+	_, ds, err := LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 {
+		t.Fatalf("diagnostics %v, want one", ds)
+	}
+	d := ds[0]
+	if got, want := d.String(), `r.yaml:10:11: error BQ001: key "<<" (a merge key) is written twice in one mapping (first at r.yaml:9:11)`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if len(d.Related) != 1 || d.Related[0].String() != "r.yaml:9:11" {
+		t.Errorf("related %v, want r.yaml:9:11", d.Related)
+	}
+	if !strings.Contains(d.Hint, "`<<: [*first, *second]`") {
+		t.Errorf("hint %q does not give the list form", d.Hint)
 	}
 }
 

@@ -435,22 +435,38 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 	return t
 }
 
-// mapping fills t from the mapping node n, applying merge keys (`<<: *base`).
+// mergeKey is the text of YAML's merge key.
+const mergeKey = "<<"
+
+// mapping fills t from the mapping node n, applying its merge key (`<<: *base`, or
+// `<<: [*a, *b]`, the earlier mapping winning): a key written in n wins over a merged
+// one. A key written twice in n is an error whatever the key, the merge key included
+// (yaml.v3's decoder refuses both; YAML readers disagree on what a second `<<` means),
+// and so is `<<` beside a quoted "<<" key; the first one is kept.
 func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 	seen := map[string]model.Pos{}
-	var merges []*tnode
+	var merge *tnode
+	var mergePos model.Pos
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		n.Content[i], n.Content[i+1] = nil, nil // converted below: let the collector have them
+		kp := c.pos(k)
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			first, dup := seen[mergeKey]
+			if mergePos.IsValid() {
+				first, dup = mergePos, true
+			}
+			if dup {
+				c.duplicate(mergeKey, kp, first, depth)
+				continue
+			}
 			mv := c.conv(v, depth+1)
 			if mv == nil {
 				return false
 			}
-			merges = append(merges, mv)
+			merge, mergePos = mv, kp
 			continue
 		}
-		kp := c.pos(k)
 		var key string
 		switch {
 		case k.Kind == yaml.ScalarNode:
@@ -462,20 +478,12 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 				Message: "a mapping key must be a plain string", Hint: "use a string key"})
 			continue
 		}
-		if first, dup := seen[key]; dup {
-			d := Diagnostic{Pos: kp, Severity: SeverityError, Rule: RuleSyntax,
-				Message: fmt.Sprintf("duplicate key %q (first defined at %s)", key, first),
-				Hint:    "remove one of the two keys", Related: []model.Pos{first}}
-			if depth == 2 && c.section == "messages" {
-				d.Rule = RuleDuplicate
-				d.Message = fmt.Sprintf("URN %q is defined twice (first at %s)", key, first)
-				d.Hint = "a URN is defined once; an incompatible change mints " + key + ".v2"
-			} else if depth == 2 && c.section == "types" {
-				d.Rule = RuleDuplicate
-				d.Message = fmt.Sprintf("type %q is defined twice (first at %s)", key, first)
-				d.Hint = "keep one definition of the type"
-			}
-			c.diags = append(c.diags, d)
+		first, dup := seen[key]
+		if key == mergeKey && mergePos.IsValid() {
+			first, dup = mergePos, true
+		}
+		if dup {
+			c.duplicate(key, kp, first, depth)
 			continue
 		}
 		seen[key] = kp
@@ -493,13 +501,13 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 		t.size += cv.size + 1
 		t.height = max(t.height, cv.height+1)
 	}
-	for _, m := range merges {
+	if merge != nil {
 		var srcs []*tnode
-		switch m.kind {
+		switch merge.kind {
 		case tMap:
-			srcs = []*tnode{m}
+			srcs = []*tnode{merge}
 		case tSeq:
-			srcs = m.items
+			srcs = merge.items
 		}
 		for _, s := range srcs {
 			if s.kind != tMap {
@@ -519,6 +527,28 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 		}
 	}
 	return true
+}
+
+// duplicate reports key, written at kp in a mapping at nesting depth depth, as
+// written before at first (BQ001; BQ013 for a URN or a type name).
+func (c *converter) duplicate(key string, kp, first model.Pos, depth int) {
+	d := Diagnostic{Pos: kp, Severity: SeverityError, Rule: RuleSyntax,
+		Message: fmt.Sprintf("duplicate key %q (first defined at %s)", key, first),
+		Hint:    "remove one of the two keys", Related: []model.Pos{first}}
+	switch {
+	case key == mergeKey:
+		d.Message = fmt.Sprintf("key %q (a merge key) is written twice in one mapping (first at %s)", key, first)
+		d.Hint = "merge several mappings with one key and a list, `<<: [*first, *second]` (the earlier one wins), or write the keys out; YAML readers disagree on what a second `<<` (or a quoted \"<<\" beside it) means"
+	case depth == 2 && c.section == "messages":
+		d.Rule = RuleDuplicate
+		d.Message = fmt.Sprintf("URN %q is defined twice (first at %s)", key, first)
+		d.Hint = "a URN is defined once; an incompatible change mints " + key + ".v2"
+	case depth == 2 && c.section == "types":
+		d.Rule = RuleDuplicate
+		d.Message = fmt.Sprintf("type %q is defined twice (first at %s)", key, first)
+		d.Hint = "keep one definition of the type"
+	}
+	c.diags = append(c.diags, d)
 }
 
 var nonFinite = map[string]bool{".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,

@@ -24,11 +24,11 @@ func TestUnsatisfiable(t *testing.T) {
 		{`{type: array, uniqueItems: true, minItems: 3, items: {type: boolean}}`, `f.yaml:7:45: error BQ002: minItems 3 of field "x" leaves no valid value: with uniqueItems its items can take only 2 distinct values`},
 		{`{type: array, uniqueItems: true, minItems: 3, items: {type: boolean, nullable: true}}`, ``},
 		{`{type: array, uniqueItems: true, minItems: 5, items: {type: integer, minimum: 0, exclusiveMaximum: 4}}`, `f.yaml:7:45: error BQ002: minItems 5 of field "x" leaves no valid value: with uniqueItems its items can take only 4 distinct values`},
-		{`{type: string, format: email, examples: [a@example.com, a@localhost]}`, `f.yaml:7:42: error BQ034: example 2 of field "x" is invalid: $: "a@localhost" is not an email address`},
-		{`{type: string, format: uri, examples: ["https://example.com", /path]}`, `f.yaml:7:40: error BQ034: example 2 of field "x" is invalid: $: "/path" is not an absolute URI`},
+		{`{type: string, format: email, examples: [a@example.com, a@localhost]}`, `f.yaml:7:68: error BQ034: example 2 of field "x" is invalid: $: "a@localhost" is not an email address`},
+		{`{type: string, format: uri, examples: ["https://example.com", /path]}`, `f.yaml:7:74: error BQ034: example 2 of field "x" is invalid: $: "/path" is not an absolute URI`},
 		{`{type: string, format: date-time, examples: ["2024-01-01t10:00:00z"]}`, ``},
-		{`{type: integer, examples: [1e19]}`, `f.yaml:7:28: error BQ034: example 1 of field "x" is invalid: $: out of int64 range`},
-		{`{type: string, minLength: 2, examples: [a]}`, `f.yaml:7:41: error BQ034: example 1 of field "x" is invalid: $: 1 character, shorter than the minLength 2`},
+		{`{type: integer, examples: [1e19]}`, `f.yaml:7:39: error BQ034: example 1 of field "x" is invalid: $: out of int64 range`},
+		{`{type: string, minLength: 2, examples: [a]}`, `f.yaml:7:52: error BQ034: example 1 of field "x" is invalid: $: 1 character, shorter than the minLength 2`},
 	}
 	for _, c := range cases {
 		src := msgHead + "        x: " + c.field + "\n"

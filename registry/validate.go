@@ -810,8 +810,14 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		d.Message = fmt.Sprintf("%s has an invalid value", subject)
 		return Diagnostics{d}
 	case *kind.UniqueItems:
-		d.Message = fmt.Sprintf("%s lists a value twice (items %d and %d)", subject, k.Duplicates[0]+1, k.Duplicates[1]+1)
-		d.Hint = "remove one of the two"
+		// The finding is about the repeated item: it points at the later one, and
+		// names the earlier one as related.
+		first, again := k.Duplicates[0], k.Duplicates[1]
+		if node != nil && node.kind == tSeq && first >= 0 && again < len(node.items) && first < again {
+			d.Pos, d.Related = node.items[again].pos, []model.Pos{node.items[first].pos}
+		}
+		d.Message = fmt.Sprintf("%s lists a value twice (items %d and %d)", subject, first+1, again+1)
+		d.Hint = fmt.Sprintf("remove item %d or item %d", first+1, again+1)
 		return Diagnostics{d}
 	case *kind.MinLength:
 		if last == "reason" {

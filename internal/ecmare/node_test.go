@@ -338,8 +338,10 @@ func TestRandomPatternsAgainstNode(t *testing.T) {
 // FuzzTranslate holds the translation to ECMA-262 as Node reads it, on patterns of the
 // subset (generated from seed) and on arbitrary text as a pattern: the same syntax
 // verdict (ErrSyntax exactly when Node throws), and the same match on s and on the
-// strings derived from it.
+// strings derived from it. The Node tools are installed here, before f.Fuzz, in the
+// process that coordinates the workers: a worker installs nothing (nodetools).
 func FuzzTranslate(f *testing.F) {
+	nodetools.Dir(f)
 	for _, p := range []string{`^.+$`, `^\S+$`, `^[^\s@]+@[^\s@]+$`, `^\p{Lu}`, `^a|b$`, `\u{1F600}`, `[^]`, `(?<x>a)|\k<x>`, `a{,3}`, `[\w-.]`} {
 		f.Add(uint64(0), p, "a\r\u2028")
 	}

@@ -681,7 +681,7 @@ func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
 			name = over
 		}
 		hint := "map the values to distinct names with `go: {enum: {" + strconv.Quote(text) + ": SomeName}}`"
-		p.claim(pkg, name, "enum value "+quote(text)+" of "+what, s.Pos, hint)
+		p.claim(pkg, name, "enum value "+quote(text)+" of "+what, s.EnumValuePos(i), hint)
 		consts[i] = name
 	}
 	if p.record {

@@ -42,11 +42,13 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -533,7 +535,7 @@ func (c *conv) data(f *schemaFile, root *jval) *yaml.Node {
 	ls := []layer{{root, ""}}
 	// A root that is only a reference to a definition is that definition.
 	if r := root.get("$ref"); r != nil && r.kind == jString {
-		if target, ptr, ok := c.resolveLocal(f, r.str); ok {
+		if target, ptr, _, ok := c.resolveRef(f, kw{v: r, ptr: "/$ref"}); ok {
 			ls = []layer{{root, ""}, {target, ptr}}
 		}
 	}
@@ -1505,14 +1507,10 @@ func (c *conv) array(f *schemaFile, ks *keywords, b *fieldBuilder) bool {
 
 // definition returns the named type a local $ref points at, queueing its conversion.
 func (c *conv) definition(f *schemaFile, r kw) *typeDef {
-	target, ptr, ok := c.resolveLocal(f, r.v.str)
+	target, ptr, key, ok := c.resolveRef(f, r)
 	if !ok {
-		u := unsupported["$ref"]
-		c.add(f.path, r.v, r.ptr, SeverityError, fmt.Sprintf("$ref %q: %s", r.v.str, strings.TrimPrefix(u[0], "this $ref ")), u[1])
 		return nil
 	}
-	key := ptr[strings.LastIndex(ptr, "/")+1:]
-	key = ptrUnescape(key)
 	id := f.path + "\x00" + ptr
 	if td := c.byRef[id]; td != nil {
 		return td
@@ -1541,22 +1539,92 @@ func (c *conv) definition(f *schemaFile, r kw) *typeDef {
 	return td
 }
 
-// resolveLocal resolves #/definitions/Name and #/$defs/Name in f.
-func (c *conv) resolveLocal(f *schemaFile, ref string) (*jval, string, bool) {
-	for _, prefix := range []string{"#/definitions/", "#/$defs/"} {
-		if !strings.HasPrefix(ref, prefix) {
-			continue
-		}
-		key := ref[len(prefix):]
-		if key == "" || strings.Contains(key, "/") {
-			return nil, "", false
-		}
-		defs := f.root.get(strings.Trim(prefix[1:], "/"))
-		if t := defs.get(ptrUnescape(key)); t != nil {
-			return t, prefix[1:] + key, true
-		}
+// resolveRef resolves the $ref r (a string) of f to one of f's definitions, as
+// resolveLocal does, and reports an error Issue at r when it cannot: a malformed
+// fragment, or a $ref that names anything but a definition of f.
+func (c *conv) resolveRef(f *schemaFile, r kw) (target *jval, ptr, key string, ok bool) {
+	target, ptr, key, err := c.resolveLocal(f, r.v.str)
+	var re *refError
+	switch {
+	case errors.As(err, &re):
+		c.add(f.path, r.v, r.ptr, SeverityError, fmt.Sprintf("$ref %q: %s", r.v.str, re.msg), re.hint)
+		return nil, "", "", false
+	case target == nil:
+		u := unsupported["$ref"]
+		c.add(f.path, r.v, r.ptr, SeverityError, fmt.Sprintf("$ref %q: %s", r.v.str, strings.TrimPrefix(u[0], "this $ref ")), u[1])
+		return nil, "", "", false
 	}
-	return nil, "", false
+	return target, ptr, key, true
+}
+
+// resolveLocal resolves a $ref to a definition of f, #/definitions/Name or
+// #/$defs/Name, reading its fragment as RFC 6901 §6 says (localRef). It returns the
+// definition, its JSON pointer in canonical form (RFC 6901 escapes, no
+// percent-encoding: the same for every spelling of the $ref) and its key; a nil
+// target when ref names anything else; and a *refError when the fragment is malformed.
+func (c *conv) resolveLocal(f *schemaFile, ref string) (target *jval, ptr, key string, err error) {
+	toks, err := localRef(ref)
+	if err != nil || len(toks) != 2 || toks[0] != "definitions" && toks[0] != "$defs" {
+		return nil, "", "", err
+	}
+	t := f.root.get(toks[0]).get(toks[1])
+	if t == nil {
+		return nil, "", "", nil
+	}
+	return t, "/" + toks[0] + "/" + ptrEscape(toks[1]), toks[1], nil
+}
+
+// refError is a malformed $ref fragment: what is wrong, and the fix.
+type refError struct{ msg, hint string }
+
+func (e *refError) Error() string { return e.msg }
+
+// localRef returns the reference tokens of the JSON Pointer in the fragment of the
+// same-document $ref ref (`#/definitions/shelf%20unit` → [definitions, shelf unit]),
+// read as RFC 6901 §6 says: the fragment of a URI is percent-decoded first (RFC 3986
+// §2.1, by net/url), and each token of the resulting pointer then has ~1 read as / and
+// ~0 as ~. It returns nil tokens and no error for a $ref that is not a JSON Pointer
+// into its own document (another document's, `#` alone, a plain-name fragment), and a
+// *refError for a bad percent-escape, percent-escapes that are not UTF-8, or a ~ not
+// followed by 0 or 1.
+func localRef(ref string) ([]string, error) {
+	if !strings.HasPrefix(ref, "#") {
+		return nil, nil
+	}
+	ptr, err := url.PathUnescape(ref[1:])
+	if err != nil {
+		bad := err.Error()
+		var ee url.EscapeError
+		if errors.As(err, &ee) {
+			bad = strconv.Quote(string(ee))
+		}
+		return nil, &refError{fmt.Sprintf("the fragment has the bad percent-escape %s", bad),
+			"a $ref fragment is a URI fragment: write a byte as % and two hexadecimal digits (a space is %20, % itself is %25)"}
+	}
+	if !utf8.ValidString(ptr) {
+		return nil, &refError{"the fragment's percent-escapes decode to bytes that are not UTF-8",
+			"percent-encode the UTF-8 bytes of each character (ü is %C3%BC)"}
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, nil
+	}
+	toks := strings.Split(ptr[1:], "/")
+	for i, tok := range toks {
+		for j := 0; j < len(tok); j++ {
+			if tok[j] != '~' {
+				continue
+			}
+			if j+1 < len(tok) && (tok[j+1] == '0' || tok[j+1] == '1') {
+				j++
+				continue
+			}
+			_, n := utf8.DecodeRuneInString(tok[j+1:])
+			return nil, &refError{fmt.Sprintf("%q in the JSON Pointer %q is not an escape (RFC 6901 has ~0 and ~1 only)", tok[j:j+1+n], ptr),
+				"in a JSON Pointer write ~ as ~0 and / as ~1; no other character may follow ~"}
+		}
+		toks[i] = ptrUnescape(tok)
+	}
+	return toks, nil
 }
 
 // typeName makes a bqgen type name (CamelCase, ^[A-Z][A-Za-z0-9]*$) of a definition key.

@@ -226,6 +226,10 @@ type Schema struct {
 	// Enum holds the allowed values: strings for String, int64 for Integer, float64
 	// for Number, bool for Boolean. Nil when there is no enum.
 	Enum []any
+	// EnumPos[i] is where Enum[i] is written in the registry (the list element's line
+	// and column), so that a finding about one value points at it; nil, or shorter
+	// than Enum, for a schema built without source. EnumValuePos reads it.
+	EnumPos []Pos
 
 	// Integer: IntFormat is "int32" or "" (int64). Bounds are exact integers.
 	// Number: bounds are finite float64s.
@@ -273,6 +277,15 @@ func (s *Schema) KeyPos(key string) (Pos, bool) {
 		}
 	}
 	return Pos{}, false
+}
+
+// EnumValuePos returns the position of enum value i of s: EnumPos[i] when the registry
+// source gave one, else s.Pos (the schema's).
+func (s *Schema) EnumValuePos(i int) Pos {
+	if i >= 0 && i < len(s.EnumPos) && s.EnumPos[i].IsValid() {
+		return s.EnumPos[i]
+	}
+	return s.Pos
 }
 
 // Bound is a finite numeric constant from the registry: an exact int64 when IsInt is

@@ -6,13 +6,23 @@
 // a file lock so that parallel test binaries do not race); `make node-tools` and
 // .ci/run install them ahead of time. A missing node or npm fails the test: these
 // checks are part of the suite, never skipped.
+//
+// A worker of `go test -fuzz` installs nothing: the fuzzing engine runs a fuzz
+// function's body in worker processes under its own time limits, and an install there
+// (minutes on a fresh clone) stalled every worker and left the run hanging. A fuzz
+// target that needs the tools calls Dir(f) before f.Fuzz, which runs in the process
+// that coordinates the workers (and in a plain `go test`, in the test process); Dir in
+// a worker fails when the tools are not installed yet.
 package nodetools
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -56,6 +66,9 @@ func setup() (string, string) {
 	if installed(d) {
 		return d, ""
 	}
+	if inFuzzWorker() {
+		return "", "nodetools: " + d + "/node_modules is not installed, and a fuzz worker installs nothing (npm ci would run under the fuzzing engine's time limits and stall the run): call nodetools.Dir(f) in the fuzz target before f.Fuzz, or run make node-tools"
+	}
 	unlock, err := lock(filepath.Join(d, ".install.lock"))
 	if err != nil {
 		return "", "nodetools: " + err.Error()
@@ -77,6 +90,13 @@ func setup() (string, string) {
 		return "", "nodetools: npm ci in " + d + " left no node_modules/.package-lock.json\n" + string(out)
 	}
 	return d, ""
+}
+
+// inFuzzWorker reports whether this process is a worker of `go test -fuzz`: the test
+// binary run again with -test.fuzzworker by the process that coordinates fuzzing.
+func inFuzzWorker() bool {
+	f := flag.Lookup("test.fuzzworker")
+	return f != nil && f.Value.String() == "true"
 }
 
 // installed reports whether d/node_modules holds an install of d/package-lock.json:
@@ -138,4 +158,66 @@ func RunNode(t testing.TB, script string, stdin []byte) []byte {
 		t.Fatalf("node -e: %v\nstderr:\n%s\nstdout:\n%s", err, errOut.Bytes(), out.Bytes())
 	}
 	return out.Bytes()
+}
+
+// FreshFuzzRun runs the fuzz target target (a name, matched exactly) of the test
+// binary running t for execs inputs with one worker, as on a fresh clone: in a scratch
+// copy of the module's layout (go.mod and tools/node's package files; the package's
+// directory as the working directory) with no node_modules, and with npm replaced by
+// a stand-in that "installs" an empty node_modules and records which process called
+// it: "coordinator" (the process that runs the fuzz target and starts the workers) or
+// "worker" (a process running the fuzz function's body). It returns those calls in
+// order and the run's combined output; err is the run's exit error. Node must be on
+// PATH. It reads /proc to tell the callers apart, and skips t where there is none.
+func FreshFuzzRun(t testing.TB, target string, execs int) (calls []string, out string, err error) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("FreshFuzzRun reads /proc, which this system lacks")
+	}
+	root, rerr := moduleRoot()
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	wd, _ := os.Getwd()
+	rel, rerr := filepath.Rel(root, wd)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	scratch := t.TempDir()
+	mustWrite := func(name string, data []byte, mode os.FileMode) {
+		t.Helper()
+		p := filepath.Join(scratch, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"go.mod", RelDir + "/package.json", RelDir + "/package-lock.json"} {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustWrite(name, data, 0o644)
+	}
+	pkgDir := filepath.Join(scratch, rel)
+	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(scratch, "npm.log")
+	mustWrite("bin/npm", []byte(`#!/bin/sh
+if tr '\000' ' ' < /proc/$PPID/cmdline | grep -q -- '-test.fuzzworker'; then who=worker; else who=coordinator; fi
+echo "$who" >> "$NPM_CALLS"
+mkdir -p node_modules && : > node_modules/.package-lock.json
+`), 0o755)
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.fuzz=^"+target+"$", "-test.fuzztime="+strconv.Itoa(execs)+"x",
+		"-test.parallel=1", "-test.fuzzcachedir="+filepath.Join(scratch, "fuzzcache"))
+	cmd.Dir = pkgDir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(scratch, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"), "NPM_CALLS="+logFile)
+	b, err := cmd.CombinedOutput()
+	if log, lerr := os.ReadFile(logFile); lerr == nil {
+		calls = strings.Fields(string(log))
+	}
+	return calls, string(b), err
 }
