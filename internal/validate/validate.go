@@ -405,10 +405,23 @@ func (v *Validator) Envelope(body []byte) ([]Problem, error) {
 		return c.problems, nil
 	}
 
-	// Identity: job, else the inbound alias urn.
+	// Identity: job, else the inbound alias urn. A job that is empty or null beside a
+	// urn counts as absent, as the Router and the SDKs read it (docs/decisions.md); the
+	// producer still broke the contract, which says producers always write job, so it
+	// is reported, and the data is checked against the URN the consumer routes by.
 	urn := ""
 	idKey := "job"
 	idVal, has := root["job"]
+	if jv, _ := idVal.(string); has && (idVal == nil || jv == "") {
+		if uv, ok := root["urn"].(string); ok && uv != "" {
+			what := "empty"
+			if idVal == nil {
+				what = "null"
+			}
+			c.add("$.job", Envelope, "job is "+what+": a consumer routes by the urn alias beside it, but a producer always writes job")
+			has = false
+		}
+	}
 	if !has {
 		idKey = "urn"
 		idVal, has = root["urn"]

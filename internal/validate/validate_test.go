@@ -310,3 +310,24 @@ func TestNumbersBeyondDoubles(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankJobBesideURN: a job that is empty or null beside a usable urn is reported
+// (a producer always writes job), and the data is still checked against the URN a
+// consumer routes by, as the generated Router does: both problems, in one run.
+func TestBlankJobBesideURN(t *testing.T) {
+	v := newValidator(t)
+	for _, job := range []string{`""`, `null`} {
+		body := fixture.Mutate(string(fixture.Mutate(string(fixture.Mutate(fixture.BaseEnvelope, "job", job)), "urn", `"`+fixture.URNClosed+`"`)), "data.id", `1.5`)
+		ps, err := v.Envelope(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range ps {
+			got = append(got, p.Path+" "+string(p.Kind))
+		}
+		if want := "$.job envelope|$.data.id invalid_data"; strings.Join(got, "|") != want {
+			t.Errorf("job %s beside urn: problems %v, want %s", job, ps, want)
+		}
+	}
+}
