@@ -346,7 +346,7 @@ func (w *Worker[M]) loop(stop, hctx context.Context) error {
 	// cancellation, leaving it reserved and unseen.
 	pctx := context.WithoutCancel(stop)
 	for stop.Err() == nil {
-		start := w.c.now()
+		start, polled := w.c.now(), time.Now()
 		var msg M
 		err := w.retry(stop, func() error {
 			var err error
@@ -358,7 +358,7 @@ func (w *Worker[M]) loop(stop, hctx context.Context) error {
 		}
 		mv := reflect.ValueOf(&msg).Elem()
 		if mv.IsNil() {
-			if w.c.now().Sub(start) < w.c.pollTimeout/2 {
+			if time.Since(polled) < w.c.pollTimeout/2 {
 				wait(stop, w.c.idleWait)
 			}
 			continue
