@@ -136,7 +136,7 @@ func runUntil(t *testing.T, n int, build func(report WorkerOption) *Worker[*rece
 	case <-time.After(5 * time.Second):
 		cancel()
 		<-done
-		t.Fatalf("timed out after %d of %d reports", len(reps), n)
+		t.Fatalf("timed out after %d of %d reports: %+v", len(reps), n, reps)
 		return nil, nil
 	}
 }
@@ -191,6 +191,7 @@ func TestWorkerOutcomes(t *testing.T) {
 		name     string
 		body     string
 		h        func(context.Context, Message[piiEvent]) error
+		cipher   Cipher // the Router's, keyA when nil
 		opts     []WorkerOption
 		reports  int
 		outcomes []Outcome
@@ -230,6 +231,11 @@ func TestWorkerOutcomes(t *testing.T) {
 			dlq: func(*Router) []string {
 				return []string{withBlock(valid, dl(ReasonFailed, piiURN+": babelqueue: handler panicked: boom", "*rt.PanicError", 1))}
 			}},
+		{name: "cipher unavailable", body: valid, h: ok, cipher: failCipher{fmt.Errorf("kms: %w", ErrCipherUnavailable)},
+			opts: []WorkerOption{WithMaxAttempts(2)}, reports: 2, outcomes: []Outcome{OutcomeRetried, OutcomeDeadLettered},
+			dlq: func(r *Router) []string {
+				return []string{withBlock(retried(valid, 1), dl(ReasonFailed, dispatchErr(r, valid), "*fmt.wrapError", 2))}
+			}},
 		{name: "unknown, fail", body: unknown, h: ok, opts: []WorkerOption{WithMaxAttempts(2)}, reports: 2,
 			outcomes: []Outcome{OutcomeRetried, OutcomeDeadLettered},
 			dlq: func(r *Router) []string {
@@ -250,6 +256,10 @@ func TestWorkerOutcomes(t *testing.T) {
 				tr := newMem("users", tc.body)
 				tr.sdk = sdk
 				r := piiRouter(tc.h)
+				if tc.cipher != nil {
+					r = NewRouter(WithRouterCipher(tc.cipher))
+					Handle(r, tc.h)
+				}
 				reps, err := runUntil(t, tc.reports, func(report WorkerOption) *Worker[*received] {
 					w, err := NewWorker(tr, r, "users", append([]WorkerOption{report, WithWorkerClock(workerClock), WithIdleWait(time.Millisecond)}, tc.opts...)...)
 					if err != nil {
