@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"reflect"
 	"runtime/debug"
 	"strings"
@@ -885,9 +886,14 @@ func WithDeadLetterQueue(q string) WorkerOption { return func(c *workerConfig) {
 func WithQuarantineQueue(q string) WorkerOption { return func(c *workerConfig) { c.quar = q } }
 
 // WithPollTimeout sets how long one Pop waits for a message (default 1 s, the
-// SDKs' App's). It bounds how long Run takes to notice that its context is done.
+// SDKs' App's; d <= 0 keeps it, since a Redis BLMOVE with timeout 0 waits forever).
+// It bounds how long Run takes to notice that its context is done.
 func WithPollTimeout(d time.Duration) WorkerOption {
-	return func(c *workerConfig) { c.pollTimeout = d }
+	return func(c *workerConfig) {
+		if d > 0 {
+			c.pollTimeout = d
+		}
+	}
 }
 
 // WithIdleWait sets the pause after a Pop that returned no message sooner than
@@ -902,11 +908,15 @@ func WithIdleWait(d time.Duration) WorkerOption { return func(c *workerConfig) {
 func WithShutdownGrace(d time.Duration) WorkerOption { return func(c *workerConfig) { c.grace = d } }
 
 // WithSettleTimeout bounds the publish and acknowledgement that settle one
-// message, retries included (default 10 s). They run under a context that Run's
-// context does not cancel, so that a stop never leaves a handled message
-// unacknowledged.
+// message, retries included (default 10 s; d <= 0 keeps it). They run under a
+// context that Run's context does not cancel, so that a stop never leaves a handled
+// message unacknowledged.
 func WithSettleTimeout(d time.Duration) WorkerOption {
-	return func(c *workerConfig) { c.settleTimeout = d }
+	return func(c *workerConfig) {
+		if d > 0 {
+			c.settleTimeout = d
+		}
+	}
 }
 
 // WithTransportRetries sets how often a failed Pop, Publish or Ack is tried again
@@ -1119,7 +1129,7 @@ func (w *Worker[M]) process(stop, hctx context.Context, msg M, body string, star
 	isObject := true
 	if derr != nil || w.c.report != nil {
 		lay, isObject = bqrt.LayoutOf(b)
-		rep.URN, rep.MessageID, rep.TraceID, rep.Attempts = lay.URN, lay.ID, lay.TraceID, lay.Attempts+1
+		rep.URN, rep.MessageID, rep.TraceID, rep.Attempts = lay.URN, lay.ID, lay.TraceID, min(lay.Attempts, math.MaxInt-1)+1
 	}
 	rep.Err = derr
 

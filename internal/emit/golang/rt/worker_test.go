@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -225,6 +226,11 @@ func TestWorkerOutcomes(t *testing.T) {
 			outcomes: []Outcome{OutcomeRetried, OutcomeDeadLettered},
 			dlq: func(*Router) []string {
 				return []string{withBlock(strings.TrimSuffix(noAttempts, "}")+`,"attempts":1}`, dl(ReasonFailed, failText, "*fmt.wrapError", 2))}
+			}},
+		{name: "handler error, attempts at the limit of int", body: retried(valid, math.MaxInt), h: fails, reports: 1,
+			outcomes: []Outcome{OutcomeDeadLettered},
+			dlq: func(*Router) []string {
+				return []string{withBlock(retried(valid, math.MaxInt), dl(ReasonFailed, failText, "*fmt.wrapError", math.MaxInt))}
 			}},
 		{name: "panic", body: valid, h: func(context.Context, Message[piiEvent]) error { panic("boom") }, opts: []WorkerOption{WithMaxAttempts(1)},
 			reports: 1, outcomes: []Outcome{OutcomeDeadLettered},
