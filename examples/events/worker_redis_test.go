@@ -513,3 +513,64 @@ func TestWorkerRedisStopAndExactlyOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerRedisRecovery: messages a consumer that died left in orders:processing (it
+// reserved them with BLMOVE, as the SDK's transport does, and never acknowledged them)
+// are moved back by a WithRecovery hook, as docs/generated-code.md ("What the transport
+// owns") describes for a queue with one consumer, and then handled once each.
+func TestWorkerRedisRecovery(t *testing.T) {
+	p := startRedis(t)
+	key := newGCM(t, "0123456789abcdef0123456789abcdef")
+	var bodies []string
+	for i := range 5 {
+		bodies = append(bodies, order(t, int64(100+i), key))
+	}
+	p.push(t, "orders", bodies)
+	for range 2 { // the consumer that died had reserved two
+		if _, err := p.do("BLMOVE", "orders", "orders:processing", "LEFT", "RIGHT", "1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	router := events.NewRouter(events.WithRouterCipher(key))
+	var mu sync.Mutex
+	seen := map[int64]int{}
+	events.Handle(router, func(_ context.Context, m events.Message[orders.CreatedV2]) error {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[m.Data.OrderID]++
+		return nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var n atomic.Int32
+	w, err := events.NewWorker(&redisTransport{p}, router, "orders", events.WithPollTimeout(100*time.Millisecond),
+		events.WithRecovery(func(_ context.Context, queue string) error {
+			for { // LMOVE back until the processing list is empty
+				v, err := p.do("LMOVE", queue+":processing", queue, "RIGHT", "LEFT")
+				if err != nil || v == nil {
+					return err
+				}
+			}
+		}),
+		events.WithReport(func(context.Context, events.Report) {
+			if n.Add(1) == 5 {
+				cancel()
+			}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := runWorker(t, w, ctx, cancel); err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	for i := int64(100); i < 105; i++ {
+		if seen[i] != 1 {
+			t.Errorf("order %d handled %d times", i, seen[i])
+		}
+	}
+	for _, k := range []string{"orders", "orders:processing", "orders.dlq"} {
+		if n := p.llen(t, k); n != 0 {
+			t.Errorf("%s holds %d messages", k, n)
+		}
+	}
+}
