@@ -3,6 +3,7 @@
 // Package events is the runtime of the BabelQueue messages bqgen generated from a
 // registry: the envelope (Message), its producer helpers (New, Publish, options), its
 // strict decoder (Decode), the Router that dispatches envelopes to typed handlers,
+// the Worker that consumes a queue with it over a BabelQueue SDK transport,
 // Money, Timestamp and UUID, and the registry's named types (types.go). The messages
 // themselves live in one package per bounded context, in the directories below this
 // one. The wire format is the BabelQueue envelope,
