@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
@@ -327,8 +328,14 @@ func (w *Worker[M]) Run(ctx context.Context) error {
 	// hctx is the handlers' context: it outlives ctx by the grace period.
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
-	after := context.AfterFunc(stop, func() { time.AfterFunc(w.c.grace, hcancel) })
-	defer after()
+	var grace atomic.Pointer[time.Timer]
+	after := context.AfterFunc(stop, func() { grace.Store(time.AfterFunc(w.c.grace, hcancel)) })
+	defer func() {
+		after()
+		if t := grace.Load(); t != nil {
+			t.Stop() // every handler returned: nothing left to cut short
+		}
+	}()
 
 	var (
 		wg    sync.WaitGroup
