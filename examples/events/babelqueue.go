@@ -3,6 +3,7 @@
 // Package events is the runtime of the BabelQueue messages bqgen generated from a
 // registry: the envelope (Message), its producer helpers (New, Publish, options), its
 // strict decoder (Decode), the Router that dispatches envelopes to typed handlers,
+// the Worker that consumes a queue with it over a BabelQueue SDK transport,
 // Money, Timestamp and UUID, and the registry's named types (types.go). The messages
 // themselves live in one package per bounded context, in the directories below this
 // one. The wire format is the BabelQueue envelope,
@@ -15,9 +16,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
@@ -306,15 +310,19 @@ func Decode[T any, P MessageData[T]](body []byte, opts ...Option) (*Message[T], 
 // Handle routes the messages of T's URN to h, replacing any earlier handler
 // of that URN. Router.Dispatch decodes and validates the data before h is
 // called, and returns h's error wrapped as "<urn>: <err>"; a panic in h is
-// recovered and returned the same way, as a *PanicError (ErrHandlerPanic).
+// recovered and returned the same way, as a *PanicError (ErrHandlerPanic). The text
+// of that error has every x-gdpr-sensitive value of the message that it spells out
+// as it is replaced by its redaction ("Ñ***", see LogValue); errors.Is and errors.As
+// still reach h's error.
 func Handle[T any, P MessageData[T]](r *Router, h func(context.Context, Message[T]) error) {
 	urn, _, t, pii := P(nil).BabelQueueMessage()
 	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
-		defer recovered(&err) // the handler's panic, or the cipher's (in fill)
+		defer recovered(&err) // the cipher's panic (in fill)
 		var m Message[T]
 		if err := fill(env, &m, &m.Data, &m.cipher, t, pii); err != nil {
 			return err
 		}
+		defer sealed(&err, &m.Data, t) // h's panic; h's error redacted
 		return h(ctx, m)
 	})
 }
@@ -734,3 +742,506 @@ func DeadLetterReasonOf(err error) DeadLetterReason {
 	}
 	return ReasonFailed
 }
+
+// ---- the worker loop ----
+
+// Transport is the part of a BabelQueue Go SDK transport a Worker uses, with the
+// SDK's method set: every transport of the Go SDK (Redis, AMQP, SQS, …, its
+// InMemoryTransport) is a Transport[*babelqueue.ReceivedMessage] as it is, and
+// NewWorker infers M from it. M is the transport's reserved message: a pointer to a
+// struct with a string field Body, the body as the broker holds it (the SDK's
+// *babelqueue.ReceivedMessage); a nil M from Pop means that no message came.
+type Transport[M any] interface {
+	// Publish appends body, a complete envelope, to queue.
+	Publish(ctx context.Context, queue, body string) error
+	// Pop reserves the next message of queue, waiting up to timeout; it returns a
+	// nil M and a nil error when none came.
+	Pop(ctx context.Context, queue string, timeout time.Duration) (M, error)
+	// Ack removes a reserved message for good.
+	Ack(ctx context.Context, msg M) error
+}
+
+// Outcome is what a Worker did with one message.
+type Outcome string
+
+// The outcomes of a message (Report.Outcome).
+const (
+	// OutcomeHandled: the handler returned nil; the message was acknowledged.
+	OutcomeHandled Outcome = "handled"
+	// OutcomeRetried: the handler failed (or the URN is unknown under
+	// UnknownURNFail) with attempts to spare; the body was published again to the
+	// queue with attempts + 1, then the message acknowledged.
+	OutcomeRetried Outcome = "retried"
+	// OutcomeDeadLettered: the body, with a dead_letter block added, was
+	// published to the dead-letter queue, then the message acknowledged.
+	OutcomeDeadLettered Outcome = "dead_lettered"
+	// OutcomeQuarantined: the body is not one strict JSON object; it was
+	// published byte for byte to the quarantine queue, then the message
+	// acknowledged.
+	OutcomeQuarantined Outcome = "quarantined"
+	// OutcomeReleased: the body was published again to the queue unchanged
+	// (UnknownURNRelease, or a handler cut short by the end of the shutdown
+	// grace), then the message acknowledged.
+	OutcomeReleased Outcome = "released"
+	// OutcomeDeleted: the message was acknowledged without being handled
+	// (UnknownURNDelete).
+	OutcomeDeleted Outcome = "deleted"
+)
+
+// UnknownURNStrategy is what a Worker does with a message whose URN has no
+// handler: the strategies of the BabelQueue SDKs, under their names.
+type UnknownURNStrategy string
+
+// The unknown-URN strategies (WithUnknownURN).
+const (
+	// UnknownURNFail (the default, as in the SDKs): handled as a failure, retried
+	// up to the attempt limit, then dead-lettered with reason unknown_urn.
+	UnknownURNFail UnknownURNStrategy = "fail"
+	// UnknownURNDelete: acknowledged and dropped.
+	UnknownURNDelete UnknownURNStrategy = "delete"
+	// UnknownURNRelease: published again to the queue unchanged, for another
+	// consumer, and acknowledged.
+	UnknownURNRelease UnknownURNStrategy = "release"
+	// UnknownURNDeadLetter: dead-lettered at once with reason unknown_urn.
+	UnknownURNDeadLetter UnknownURNStrategy = "dead_letter"
+)
+
+// Report is what a Worker tells its hook (WithReport) about one message, after
+// the message was settled (or settling it failed). It holds no personal data:
+// Err's text is the one dead_letter.error gets (see Worker).
+type Report struct {
+	// Queue is the queue the message was reserved from.
+	Queue string
+	// URN, MessageID and TraceID are the envelope's job (or urn), meta.id and
+	// trace_id, "" when the body has none (or is not an envelope).
+	URN, MessageID, TraceID string
+	// Outcome is what was done with the message; "" when settling it failed (Err
+	// then says why, and the message is still reserved).
+	Outcome Outcome
+	// Reason is the dead_letter.reason of a dead-lettered message, else "".
+	Reason DeadLetterReason
+	// Attempts counts the deliveries of the message, this one included: the
+	// envelope's attempts + 1.
+	Attempts int
+	// Target is the queue the message was published to (retried, released,
+	// dead-lettered, quarantined), else "".
+	Target string
+	// Duration is the time from the reservation to the end of settling.
+	Duration time.Duration
+	// Err is Router.Dispatch's error, or the transport's when settling failed; nil
+	// for a handled message. Its text has every x-gdpr-sensitive value of the
+	// message redacted; errors.Is and errors.As see the original chain.
+	Err error
+}
+
+// LogValue implements slog.LogValuer: the report's fields under snake_case keys
+// (queue, urn, message_id, trace_id, outcome, reason, attempts, target,
+// duration_ms, error), empty ones left out.
+func (r Report) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.String("queue", r.Queue)}
+	for _, kv := range [...][2]string{{"urn", r.URN}, {"message_id", r.MessageID}, {"trace_id", r.TraceID},
+		{"outcome", string(r.Outcome)}, {"reason", string(r.Reason)}} {
+		if kv[1] != "" {
+			attrs = append(attrs, slog.String(kv[0], kv[1]))
+		}
+	}
+	attrs = append(attrs, slog.Int("attempts", r.Attempts))
+	if r.Target != "" {
+		attrs = append(attrs, slog.String("target", r.Target))
+	}
+	attrs = append(attrs, slog.Float64("duration_ms", float64(r.Duration.Microseconds())/1000))
+	if r.Err != nil {
+		attrs = append(attrs, slog.String("error", r.Err.Error()))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+// WorkerOption configures a Worker built by NewWorker.
+type WorkerOption func(*workerConfig)
+
+type workerConfig struct {
+	maxAttempts   int
+	concurrency   int
+	unknown       UnknownURNStrategy
+	dlq, quar     string
+	pollTimeout   time.Duration
+	idleWait      time.Duration
+	grace         time.Duration
+	settleTimeout time.Duration
+	retries       int
+	backoff       time.Duration
+	report        func(context.Context, Report)
+	recover       func(context.Context, string) error
+	now           func() time.Time
+}
+
+// WithMaxAttempts sets how many deliveries a failing message gets before it is
+// dead-lettered with reason failed (default 3, as the SDKs' App; n < 1 means 1).
+func WithMaxAttempts(n int) WorkerOption { return func(c *workerConfig) { c.maxAttempts = max(n, 1) } }
+
+// WithConcurrency sets how many messages are in flight at once (default 1): n
+// loops, each reserving, handling and settling one message at a time. With 1,
+// messages are handled one after the other in the order Pop returns them; with
+// more there is no order between messages. A retried or released message goes to
+// the back of the queue either way.
+func WithConcurrency(n int) WorkerOption { return func(c *workerConfig) { c.concurrency = max(n, 1) } }
+
+// WithUnknownURN sets the unknown-URN strategy (default UnknownURNFail).
+func WithUnknownURN(s UnknownURNStrategy) WorkerOption {
+	return func(c *workerConfig) { c.unknown = s }
+}
+
+// WithDeadLetterQueue sets the dead-letter queue (default the queue + ".dlq", the
+// SDKs' default).
+func WithDeadLetterQueue(q string) WorkerOption { return func(c *workerConfig) { c.dlq = q } }
+
+// WithQuarantineQueue sets the queue a body that is not one strict JSON object
+// goes to, byte for byte (default the queue + ".quarantine").
+func WithQuarantineQueue(q string) WorkerOption { return func(c *workerConfig) { c.quar = q } }
+
+// WithPollTimeout sets how long one Pop waits for a message (default 1 s, the
+// SDKs' App's; d <= 0 keeps it, since a Redis BLMOVE with timeout 0 waits forever).
+// It bounds how long Run takes to notice that its context is done.
+func WithPollTimeout(d time.Duration) WorkerOption {
+	return func(c *workerConfig) {
+		if d > 0 {
+			c.pollTimeout = d
+		}
+	}
+}
+
+// WithIdleWait sets the pause after a Pop that returned no message sooner than
+// half the poll timeout, as a transport that does not block does (the SDK's
+// InMemoryTransport): default 10 ms, so that an idle loop does not spin.
+func WithIdleWait(d time.Duration) WorkerOption { return func(c *workerConfig) { c.idleWait = d } }
+
+// WithShutdownGrace sets how long a handler still runs once Run's context is done
+// (default 30 s): its context is cancelled only then. A handler that fails because
+// of that cancellation has its message released unchanged (not counted as an
+// attempt).
+func WithShutdownGrace(d time.Duration) WorkerOption { return func(c *workerConfig) { c.grace = d } }
+
+// WithSettleTimeout bounds the publish and acknowledgement that settle one
+// message, retries included (default 10 s; d <= 0 keeps it). They run under a
+// context that Run's context does not cancel, so that a stop never leaves a handled
+// message unacknowledged.
+func WithSettleTimeout(d time.Duration) WorkerOption {
+	return func(c *workerConfig) {
+		if d > 0 {
+			c.settleTimeout = d
+		}
+	}
+}
+
+// WithTransportRetries sets how often a failed Pop, Publish or Ack is tried again
+// (default 4), after backoff, 2×backoff, … (default backoff 50 ms), within the
+// settle timeout. When the last try fails, Run stops and returns the error.
+func WithTransportRetries(n int, backoff time.Duration) WorkerOption {
+	return func(c *workerConfig) { c.retries, c.backoff = max(n, 0), backoff }
+}
+
+// WithReport sets a hook called once per message, after it was settled (or
+// settling failed), from the loop that handled it: it must be safe for concurrent
+// use with WithConcurrency above 1, and it delays that loop while it runs.
+func WithReport(f func(context.Context, Report)) WorkerOption {
+	return func(c *workerConfig) { c.report = f }
+}
+
+// WithRecovery sets a hook Run calls once with the queue before it reserves
+// anything: the place to move back messages that a consumer which crashed left
+// reserved, where the transport offers a way (docs/generated-code.md, "What the
+// transport owns"). An error stops Run before it starts.
+func WithRecovery(f func(ctx context.Context, queue string) error) WorkerOption {
+	return func(c *workerConfig) { c.recover = f }
+}
+
+// WithWorkerClock sets the clock of dead_letter.failed_at and Report.Duration;
+// nil means time.Now. Meant for tests.
+func WithWorkerClock(now func() time.Time) WorkerOption { return func(c *workerConfig) { c.now = now } }
+
+// Worker consumes one queue with a Router, as the wire contract's consumer does,
+// over a Transport (NewWorker). For each message it reserves, Router.Dispatch
+// decides, through DeadLetterReasonOf:
+//
+//   - handled (nil): acknowledged;
+//   - poison (malformed envelope, unsupported schema_version, invalid data, a
+//     protected value that does not decrypt): dead-lettered at once;
+//   - unknown_urn: the unknown-URN strategy (WithUnknownURN);
+//   - failed (the handler's error or panic, an unavailable cipher): published
+//     again with attempts + 1 while fewer than WithMaxAttempts deliveries were
+//     made, else dead-lettered with reason failed.
+//
+// Every message it re-publishes keeps the bytes it arrived with: a retry differs
+// only in the value of attempts, a dead-lettered message only by its dead_letter
+// block {reason, error, exception, failed_at, original_queue (the queue it was
+// reserved from), attempts (deliveries made, this one included), lang "go"}. A
+// body that is not one strict JSON object is published byte for byte to the
+// quarantine queue. dead_letter.error is Dispatch's error text, which quotes no
+// x-gdpr-sensitive value, with every such value of the message that a handler's
+// error or panic spells out as it is replaced by its redaction (Handle), clipped
+// to 2,000 bytes.
+//
+// A message is always published first and acknowledged after, each under a context
+// that Run's context does not cancel (WithSettleTimeout) and tried again on a
+// transport error (WithTransportRetries): a crash in between delivers the message
+// twice, never loses it. A transport error that outlasts the retries stops Run,
+// which returns it (the message stays reserved). Run's context ends the loop: the
+// messages in flight are finished (WithShutdownGrace) and settled first.
+type Worker[M any] struct {
+	t      Transport[M]
+	r      *Router
+	queue  string
+	c      workerConfig
+	bodyAt int // index of M's Body field
+}
+
+// NewWorker returns a Worker that consumes queue with r over t; an SDK transport is
+// passed as it is: events.NewWorker(transport, router, "orders"). Errors: a nil
+// transport or router, an empty queue, or an M that is not a pointer to a struct
+// with a string field Body.
+func NewWorker[M any](t Transport[M], r *Router, queue string, opts ...WorkerOption) (*Worker[M], error) {
+	if t == nil || r == nil {
+		return nil, errors.New("babelqueue: NewWorker: nil transport or router")
+	}
+	if queue == "" {
+		return nil, errors.New("babelqueue: NewWorker: empty queue")
+	}
+	mt := reflect.TypeFor[M]()
+	var f reflect.StructField
+	ok := mt.Kind() == reflect.Pointer && mt.Elem().Kind() == reflect.Struct
+	if ok {
+		f, ok = mt.Elem().FieldByName("Body")
+		ok = ok && len(f.Index) == 1 && f.Type.Kind() == reflect.String
+	}
+	if !ok {
+		return nil, fmt.Errorf("babelqueue: NewWorker: the transport's message type %v is not a pointer to a struct with a string field Body", mt)
+	}
+	w := &Worker[M]{t: t, r: r, queue: queue, bodyAt: f.Index[0], c: workerConfig{
+		maxAttempts: 3, concurrency: 1, unknown: UnknownURNFail, dlq: queue + ".dlq", quar: queue + ".quarantine",
+		pollTimeout: time.Second, idleWait: 10 * time.Millisecond, grace: 30 * time.Second,
+		settleTimeout: 10 * time.Second, retries: 4, backoff: 50 * time.Millisecond, now: time.Now,
+	}}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&w.c)
+		}
+	}
+	if w.c.now == nil {
+		w.c.now = time.Now
+	}
+	switch w.c.unknown {
+	case UnknownURNFail, UnknownURNDelete, UnknownURNRelease, UnknownURNDeadLetter:
+	default:
+		return nil, fmt.Errorf("babelqueue: NewWorker: unknown-URN strategy %q is not fail, delete, release or dead_letter", w.c.unknown)
+	}
+	return w, nil
+}
+
+// Run consumes the queue until ctx is done, then finishes and settles the messages
+// in flight and returns nil; or it returns the first error of the recovery hook or
+// of a transport call that outlasted its retries, once the other loops have
+// settled their messages.
+func (w *Worker[M]) Run(ctx context.Context) error {
+	if w.c.recover != nil {
+		if err := w.c.recover(ctx, w.queue); err != nil {
+			return fmt.Errorf("babelqueue: recovering %q: %w", w.queue, err)
+		}
+	}
+	// stop ends the loops: ctx is done, or one loop failed.
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// hctx is the handlers' context: it outlives ctx by the grace period.
+	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer hcancel()
+	var grace atomic.Pointer[time.Timer]
+	after := context.AfterFunc(stop, func() { grace.Store(time.AfterFunc(w.c.grace, hcancel)) })
+	defer func() {
+		after()
+		if t := grace.Load(); t != nil {
+			t.Stop() // every handler returned: nothing left to cut short
+		}
+	}()
+
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+	)
+	for range w.c.concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.loop(stop, hctx); err != nil {
+				once.Do(func() { first = err })
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// loop reserves and processes messages one at a time until stop is done.
+func (w *Worker[M]) loop(stop, hctx context.Context) error {
+	// Pop runs under a context stop does not cancel (bounded by the poll
+	// timeout): a transport could reserve a message and then report the
+	// cancellation, leaving it reserved and unseen.
+	pctx := context.WithoutCancel(stop)
+	for stop.Err() == nil {
+		start, polled := w.c.now(), time.Now()
+		var msg M
+		err := w.retry(stop, func() error {
+			var err error
+			msg, err = w.t.Pop(pctx, w.queue, w.c.pollTimeout)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("babelqueue: reserving from %q: %w", w.queue, err)
+		}
+		mv := reflect.ValueOf(&msg).Elem()
+		if mv.IsNil() {
+			if time.Since(polled) < w.c.pollTimeout/2 {
+				wait(stop, w.c.idleWait)
+			}
+			continue
+		}
+		if err := w.process(stop, hctx, msg, mv.Elem().Field(w.bodyAt).String(), start); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wait sleeps for d or until ctx is done.
+func wait(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// retry calls f until it succeeds, at most 1 + retries times, with backoff
+// between; it gives up early when ctx is done (returning f's last error).
+func (w *Worker[M]) retry(ctx context.Context, f func() error) error {
+	d := w.c.backoff
+	for i := 0; ; i++ {
+		err := f()
+		if err == nil || i >= w.c.retries || ctx.Err() != nil {
+			return err
+		}
+		wait(ctx, d)
+		d *= 2
+	}
+}
+
+// process dispatches one reserved message and settles it; the error is a
+// transport error that outlasted its retries.
+func (w *Worker[M]) process(stop, hctx context.Context, msg M, body string, start time.Time) error {
+	b := []byte(body)
+	derr := w.r.Dispatch(hctx, b)
+
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(stop), w.c.settleTimeout)
+	defer cancel()
+	rep := Report{Queue: w.queue, Attempts: 1}
+	var lay bqrt.Layout
+	isObject := true
+	if derr != nil || w.c.report != nil {
+		lay, isObject = bqrt.LayoutOf(b)
+		rep.URN, rep.MessageID, rep.TraceID, rep.Attempts = lay.URN, lay.ID, lay.TraceID, min(lay.Attempts, math.MaxInt-1)+1
+	}
+	rep.Err = derr
+
+	var out []byte // what is published to rep.Target, if anything
+	switch reason := DeadLetterReasonOf(derr); {
+	case derr == nil:
+		rep.Outcome = OutcomeHandled
+	case hctx.Err() != nil && (errors.Is(derr, context.Canceled) || errors.Is(derr, context.DeadlineExceeded)):
+		rep.Outcome, rep.Target, out = OutcomeReleased, w.queue, b // cut short by the shutdown
+	case !isObject:
+		rep.Outcome, rep.Target, out = OutcomeQuarantined, w.c.quar, b
+	case reason == ReasonPoison || reason == ReasonUnknownURN && w.c.unknown == UnknownURNDeadLetter:
+		rep.Reason = reason
+	case reason == ReasonUnknownURN && w.c.unknown == UnknownURNDelete:
+		rep.Outcome = OutcomeDeleted
+	case reason == ReasonUnknownURN && w.c.unknown == UnknownURNRelease:
+		rep.Outcome, rep.Target, out = OutcomeReleased, w.queue, b
+	case rep.Attempts < w.c.maxAttempts: // failed, or unknown_urn under UnknownURNFail
+		rep.Outcome, rep.Target, out = OutcomeRetried, w.queue, lay.WithAttempts(b, rep.Attempts)
+	default:
+		rep.Reason = reason
+	}
+	if rep.Reason != "" {
+		text := bqrt.Clip(derr.Error(), 2000)
+		exc := fmt.Sprintf("%T", causeOf(derr, rep.URN))
+		dl := &bqrt.DeadLetter{Reason: string(rep.Reason), Error: &text, Exception: &exc, FailedAt: w.c.now().UnixMilli(),
+			OriginalQueue: w.queue, Attempts: rep.Attempts, Lang: "go"}
+		rep.Outcome, rep.Target, out = OutcomeDeadLettered, w.c.dlq, lay.WithDeadLetter(b, dl)
+	}
+
+	var serr error
+	if out != nil {
+		if err := w.retry(sctx, func() error { return w.t.Publish(sctx, rep.Target, string(out)) }); err != nil {
+			serr = fmt.Errorf("babelqueue: publishing a message of %q to %q: %w", w.queue, rep.Target, err)
+		}
+	}
+	if serr == nil {
+		if err := w.retry(sctx, func() error { return w.t.Ack(sctx, msg) }); err != nil {
+			serr = fmt.Errorf("babelqueue: acknowledging a message of %q (%s): %w", w.queue, rep.Outcome, err)
+		}
+	}
+	if serr != nil {
+		rep.Outcome, rep.Err = "", serr
+	}
+	rep.Duration = w.c.now().Sub(start)
+	if w.c.report != nil {
+		w.c.report(sctx, rep)
+	}
+	return serr
+}
+
+// causeOf returns the error a Dispatch error of the message urn wraps with
+// "<urn>: " (the handler's own, or a ValidationErrors), else err; the original of a
+// redacted one.
+func causeOf(err error, urn string) error {
+	if u := errors.Unwrap(err); u != nil && urn != "" && strings.HasPrefix(err.Error(), urn+": ") {
+		err = u
+	}
+	if r, ok := err.(*redactedError); ok {
+		return r.err
+	}
+	return err
+}
+
+// sealed recovers a panic of the handler it is deferred around into a *PanicError in
+// *err, as recovered does. Then it replaces *err, the handler's error for the message whose
+// data is at data (described by t), by one whose text has every x-gdpr-sensitive
+// value of the data that the text spells out as it is replaced by its redaction
+// (bqrt.Scrub); errors.Is and errors.As see the original. A value spelt otherwise
+// (quoted with escapes, upper-cased) is not recognised.
+func sealed(err *error, data any, t *bqrt.Desc) {
+	if p := recover(); p != nil {
+		*err = &PanicError{Value: p, Stack: debug.Stack()}
+	}
+	if *err == nil {
+		return
+	}
+	texts := bqrt.SensitiveTexts(data, t)
+	if len(texts) == 0 {
+		return
+	}
+	if s := (*err).Error(); bqrt.Scrub(s, texts) != s {
+		*err = &redactedError{text: bqrt.Scrub(s, texts), err: *err}
+	}
+}
+
+// redactedError is an error whose text has personal data redacted (sealed).
+type redactedError struct {
+	text string
+	err  error
+}
+
+func (e *redactedError) Error() string { return e.text }
+
+func (e *redactedError) Unwrap() error { return e.err }

@@ -16,8 +16,9 @@ import (
 // `go tool bqgen init` writes the starter registry, a //go:generate line runs
 // `go tool bqgen generate`, and a tiny program built against the generated package
 // produces, dispatches and validates messages. The README's worker package, which runs
-// the typed handlers under the BabelQueue Go SDK's App, is vetted against sdkStub, a
-// stand-in module with the SDK's API (the SDK itself is not a dependency of the tests).
+// the typed handlers with the generated Worker over a BabelQueue Go SDK transport, is
+// vetted against sdkStub, a stand-in module with the SDK's API (the SDK itself is not a
+// dependency of the tests).
 //
 // It runs the go command (with GOPROXY=off: bqgen's dependencies come from the module
 // cache this test was built with); -short skips it.
@@ -148,66 +149,32 @@ func putFile(t *testing.T, path, content string) {
 
 // sdkStub is a stand-in for the BabelQueue Go SDK (github.com/babelqueue/babelqueue-go)
 // with the part of its API the README's worker uses, as the SDK declares it: the
-// Envelope with its value method Encode, Handler, Transport, App with NewApp, Handle,
-// Consume and its options, and gdpr's AES-GCM cipher. Its bodies do nothing useful;
-// internal/emit/golang/rt's sdk_test.go tests DispatchEnvelope on an envelope that
-// behaves as the SDK's does, and docs/pii.md records the run against the SDK itself.
+// Transport interface with its ReceivedMessage (the generated Worker infers its message
+// type from it), and gdpr's AES-GCM cipher. Its bodies do nothing useful;
+// examples/events/worker_redis_test.go runs the Worker over a real redis-server with a
+// transport of the SDK's semantics, and internal/emit/golang/rt's sdk_test.go tests
+// DispatchEnvelope on an envelope that behaves as the SDK's does.
 var sdkStub = map[string]string{
 	"go.mod": "module github.com/babelqueue/babelqueue-go\n\ngo 1.21\n",
 	"babelqueue.go": `package babelqueue
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 )
 
-type Meta struct {
-	ID            string ` + "`json:\"id\"`" + `
-	Queue         string ` + "`json:\"queue\"`" + `
-	Lang          string ` + "`json:\"lang\"`" + `
-	SchemaVersion int    ` + "`json:\"schema_version\"`" + `
-	CreatedAt     int64  ` + "`json:\"created_at\"`" + `
+type ReceivedMessage struct {
+	Body    string
+	Queue   string
+	Handle  any
+	Headers map[string]string
 }
-
-type Envelope struct {
-	Job      string         ` + "`json:\"job\"`" + `
-	TraceID  string         ` + "`json:\"trace_id\"`" + `
-	Data     map[string]any ` + "`json:\"data\"`" + `
-	Meta     Meta           ` + "`json:\"meta\"`" + `
-	Attempts int            ` + "`json:\"attempts\"`" + `
-}
-
-func (e Envelope) Encode() ([]byte, error) { return json.Marshal(e) }
-
-type ReceivedMessage struct{ Queue, Body string }
 
 type Transport interface {
 	Publish(ctx context.Context, queue, body string) error
 	Pop(ctx context.Context, queue string, timeout time.Duration) (*ReceivedMessage, error)
 	Ack(ctx context.Context, msg *ReceivedMessage) error
 }
-
-type Handler func(ctx context.Context, env Envelope) error
-
-type App struct {
-	transport Transport
-	handlers  map[string]Handler
-}
-
-type AppOption func(*App)
-
-func WithDefaultQueue(queue string) AppOption { return func(*App) {} }
-
-func WithDeadLetter(enabled bool) AppOption { return func(*App) {} }
-
-func NewApp(transport Transport, opts ...AppOption) *App {
-	return &App{transport: transport, handlers: map[string]Handler{}}
-}
-
-func (a *App) Handle(urn string, handler Handler) { a.handlers[urn] = handler }
-
-func (a *App) Consume(ctx context.Context, queue ...string) error { return ctx.Err() }
 `,
 	"gdpr/cipher.go": `package gdpr
 

@@ -396,6 +396,7 @@ func runtimeSource(pkg, root string) ([]byte, error) {
 	fmt.Fprintf(&b, "// Package %s is the runtime of the BabelQueue messages bqgen generated from a\n", pkg)
 	b.WriteString("// registry: the envelope (Message), its producer helpers (New, Publish, options), its\n")
 	b.WriteString("// strict decoder (Decode), the Router that dispatches envelopes to typed handlers,\n")
+	b.WriteString("// the Worker that consumes a queue with it over a BabelQueue SDK transport,\n")
 	b.WriteString("// Money, Timestamp and UUID, and the registry's named types (types.go). The messages\n")
 	b.WriteString("// themselves live in one package per bounded context, in the directories below this\n")
 	b.WriteString("// one. The wire format is the BabelQueue envelope,\n")

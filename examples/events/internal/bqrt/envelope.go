@@ -119,23 +119,7 @@ func Encode(h *Header, data any, t *Desc, pii []string, c Cipher) ([]byte, error
 	b = append(b, `},"attempts":`...)
 	b = appendInt(b, int64(h.Attempts))
 	if dl != nil {
-		b = append(b, `,"dead_letter":{"reason":`...)
-		b = appendString(b, dl.Reason)
-		b = append(b, `,"error":`...)
-		b = appendOptString(b, dl.Error)
-		b = append(b, `,"exception":`...)
-		b = appendOptString(b, dl.Exception)
-		b = append(b, `,"failed_at":`...)
-		b = appendTimestamp(b, dl.FailedAt)
-		b = append(b, `,"original_queue":`...)
-		b = appendString(b, dl.OriginalQueue)
-		b = append(b, `,"attempts":`...)
-		b = appendInt(b, int64(dl.Attempts))
-		if dl.Lang != "" {
-			b = append(b, `,"lang":`...)
-			b = appendString(b, dl.Lang)
-		}
-		b = append(b, '}')
+		b = AppendDeadLetter(append(b, `,"dead_letter":`...), dl)
 	}
 	return append(b, '}'), nil
 }

@@ -299,15 +299,19 @@ func Decode[T any, P MessageData[T]](body []byte, opts ...Option) (*Message[T], 
 // Handle routes the messages of T's URN to h, replacing any earlier handler
 // of that URN. Router.Dispatch decodes and validates the data before h is
 // called, and returns h's error wrapped as "<urn>: <err>"; a panic in h is
-// recovered and returned the same way, as a *PanicError (ErrHandlerPanic).
+// recovered and returned the same way, as a *PanicError (ErrHandlerPanic). The text
+// of that error has every x-gdpr-sensitive value of the message that it spells out
+// as it is replaced by its redaction ("Ñ***", see LogValue); errors.Is and errors.As
+// still reach h's error.
 func Handle[T any, P MessageData[T]](r *Router, h func(context.Context, Message[T]) error) {
 	urn, _, t, pii := P(nil).BabelQueueMessage()
 	r.r.Register(urn, func(ctx context.Context, env *bqrt.Envelope) (err error) {
-		defer recovered(&err) // the handler's panic, or the cipher's (in fill)
+		defer recovered(&err) // the cipher's panic (in fill)
 		var m Message[T]
 		if err := fill(env, &m, &m.Data, &m.cipher, t, pii); err != nil {
 			return err
 		}
+		defer sealed(&err, &m.Data, t) // h's panic; h's error redacted
 		return h(ctx, m)
 	})
 }
