@@ -164,6 +164,7 @@ func checkRules(l *loader) {
 		l.walkRules(t.Schema, "", fmt.Sprintf("type %q", t.Name), t.Pos)
 	}
 	checkPII(l)
+	checkVersioning(l)
 }
 
 // badURN reports whether checkURN reports urn under BQ010, BQ011 or BQ012.
