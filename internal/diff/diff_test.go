@@ -55,7 +55,7 @@ func findingLines(t *testing.T, old, new *model.Registry) []string {
 	index := func(fs []Finding) map[string]Finding {
 		out := map[string]Finding{}
 		for _, f := range fs {
-			out[f.Rule.ID+"\x00"+f.URN+"\x00"+f.Path+"\x00"+f.Old+"\x00"+f.New] = f
+			out[f.Rule.ID+"\x00"+f.subject()+"\x00"+f.Old+"\x00"+f.New] = f
 		}
 		return out
 	}
@@ -78,11 +78,14 @@ func findingLines(t *testing.T, old, new *model.Registry) []string {
 				t.Errorf("%s %s %s: no position", x.Rule.ID, x.URN, x.Path)
 			}
 		}
-		subj := f.URN
-		if f.Path != "" {
-			subj += " " + f.Path
+		line := fmt.Sprintf("%s %s/%s/%s %s: %s", f.Rule.ID, f.Severity, ff.Severity, fu.Severity, f.subject(), f.Change())
+		if f.Type != "" {
+			line += " [reaches " + f.ReachesText() + "]"
 		}
-		lines = append(lines, fmt.Sprintf("%s %s/%s/%s %s: %s", f.Rule.ID, f.Severity, ff.Severity, fu.Severity, subj, f.Change()))
+		if f.Hint != "" {
+			line += " [hint]"
+		}
+		lines = append(lines, line)
 	}
 	sort.Strings(lines)
 	return lines
