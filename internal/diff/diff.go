@@ -196,16 +196,20 @@ func (c *comparer) head(urn string) string {
 // urnRenames pairs each URN removed without deprecation with an added URN whose data
 // schema is equal (shape), one to one, in URN order.
 func urnRenames(old, new *model.Registry) map[string]string {
+	out := map[string]string{}
+	removed := false
+	for _, om := range old.Messages {
+		removed = removed || (om.Deprecation == nil && new.Message(om.URN) == nil)
+	}
+	if !removed {
+		return out // the common case, and the first pull request: no shape to compute
+	}
 	added := map[string][]string{}
 	for _, nm := range new.Messages {
 		if old.Message(nm.URN) == nil {
 			k := shape(nm.Data)
 			added[k] = append(added[k], nm.URN)
 		}
-	}
-	out := map[string]string{}
-	if len(added) == 0 {
-		return out
 	}
 	for _, om := range old.Messages {
 		if new.Message(om.URN) != nil || om.Deprecation != nil {
