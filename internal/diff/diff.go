@@ -500,14 +500,7 @@ func (c *comparer) schema(path string, o, n *model.Schema, r role, at model.Pos)
 	}
 	// Annotations of the use.
 	if od, nd := deprecationText(deprecationOf(o)), deprecationText(deprecationOf(n)); od != nd && r != roleRoot {
-		msg := "field deprecated"
-		switch {
-		case nd == "":
-			msg = "field no longer deprecated"
-		case od != "":
-			msg = "deprecation reason changed"
-		}
-		c.add(RuleDeprecation, path, od, nd, keyPosChain(n, "deprecated"), at, msg, "", "")
+		c.add(RuleDeprecation, path, od, nd, keyPosChain(n, "deprecated"), at, fieldDeprecationMessage(od, nd), "", "")
 	}
 	for _, d := range []struct{ key, what, o, n string }{
 		{"description", "description", descriptionOf(o), descriptionOf(n)},
@@ -1048,6 +1041,17 @@ func (c *comparer) numBounds(path string, ro, rn *model.Schema) {
 	}
 }
 
+// fieldDeprecationMessage says how a field's deprecation text changed from od to nd.
+func fieldDeprecationMessage(od, nd string) string {
+	switch {
+	case nd == "":
+		return "field no longer deprecated"
+	case od != "":
+		return "deprecation reason changed"
+	}
+	return "field deprecated"
+}
+
 // typeUse is one place the comparison met a named type on both sides: in the data of
 // urn, or (urn "") in the named type typ, at path.
 type typeUse struct {
@@ -1059,14 +1063,7 @@ type typeUse struct {
 // of the type, which compareType reports once.
 func (c *comparer) useAnnotations(path string, o, n *model.Schema, r role, at model.Pos) {
 	if od, nd := deprecationText(o.Deprecation), deprecationText(n.Deprecation); od != nd && r != roleRoot {
-		msg := "field deprecated"
-		switch {
-		case nd == "":
-			msg = "field no longer deprecated"
-		case od != "":
-			msg = "deprecation reason changed"
-		}
-		c.add(RuleDeprecation, path, od, nd, keyPos(n, "deprecated"), at, msg, "", "")
+		c.add(RuleDeprecation, path, od, nd, keyPos(n, "deprecated"), at, fieldDeprecationMessage(od, nd), "", "")
 	}
 	own := func(s *model.Schema) string {
 		if s.Examples == nil {
