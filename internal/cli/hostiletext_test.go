@@ -180,7 +180,7 @@ func TestHostileTextInDiffReports(t *testing.T) {
 	}
 	// Markdown: only the template's own line shapes; registry text is in code spans or
 	// escaped.
-	prefixes := []string{"### ", "#### Named type `", "#### Bounded context `", "##### `", "Reaches ", "Uses named type `", "> **Note:** ",
+	prefixes := []string{"### ", "#### Named type `", "#### Bounded context `", "##### `", "Reaches ", "Uses named type `", "Changed only through named types:", "> **Note:** ",
 		"| ", "|---", "- **", "  - ", "**Fix:** ", "<details><summary>", "</details>", "<sub>"}
 	for _, line := range strings.Split(md, "\n") {
 		ok := line == ""

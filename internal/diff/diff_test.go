@@ -519,3 +519,55 @@ func TestRenameHints(t *testing.T) {
 		t.Errorf("hints %v", hints)
 	}
 }
+
+// TestManyUses: a named type used by many URNs is one finding; the text lists ten uses
+// and counts the rest, the JSON lists every one, the Markdown folds them.
+func TestManyUses(t *testing.T) {
+	load := func(maxLen int) *model.Registry {
+		var b strings.Builder
+		fmt.Fprintf(&b, "version: 1\ntypes:\n  Tag: {type: string, maxLength: %d}\nmessages:\n", maxLen)
+		for i := 0; i < 12; i++ {
+			fmt.Fprintf(&b, "  urn:babel:tags:t%02d.set:\n    data: {properties: {tag: {type: Tag}}}\n", i)
+		}
+		reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(b.String())})
+		if err != nil || diags.HasErrors() {
+			t.Fatal(err, diags)
+		}
+		return reg
+	}
+	rep := Compare(load(20), load(10), Backward)
+	if len(rep.Findings) != 1 || len(rep.Findings[0].Reaches) != 12 || len(rep.Changed) != 12 {
+		t.Fatalf("findings %+v, changed %v", rep.Findings, rep.Changed)
+	}
+	if got := rep.Findings[0].ReachesText(); !strings.HasSuffix(got, "urn:babel:tags:t09.set $.tag, and 2 more") {
+		t.Errorf("reaches %s", got)
+	}
+	var md bytes.Buffer
+	rep.WriteMarkdown(&md, Labels{})
+	if !strings.Contains(md.String(), "<details><summary>Reaches 12 URNs</summary>") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+// TestMarkdownCap: a first pull request of 150 URNs lists 100 in the folded block and
+// counts the rest, so that the comment stays within a pull request's limits.
+func TestMarkdownCap(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("version: 1\nmessages:\n")
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&src, "  urn:babel:alpha:thing%03d.created:\n    data: {}\n", i)
+	}
+	new, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src.String())})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	var md bytes.Buffer
+	if err := Compare(&model.Registry{Version: 1}, new, Backward).WriteMarkdown(&md, Labels{}); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	if !strings.Contains(s, "<details><summary>150 URNs without breaking changes</summary>") || strings.Count(s, "##### `urn:babel:alpha:") != 100 ||
+		!strings.Contains(s, "- and 50 more: run `bqgen diff` for the full list\n\n</details>") {
+		t.Errorf("markdown:\n%s", s)
+	}
+}

@@ -73,10 +73,18 @@ func (f Finding) subject() string {
 	return who + " " + f.Path
 }
 
-// ReachesText lists the uses of a named type's finding: "urn $.path, urn $.path".
+// maxReachesText is how many uses ReachesText lists before it counts the rest.
+const maxReachesText = 10
+
+// ReachesText lists the uses of a named type's finding: "urn $.path, urn $.path", the
+// first maxReachesText of them and then "and N more" (the JSON output lists all).
 func (f Finding) ReachesText() string {
 	var parts []string
-	for _, u := range f.Reaches {
+	for i, u := range f.Reaches {
+		if i == maxReachesText {
+			parts = append(parts, fmt.Sprintf("and %d more", len(f.Reaches)-i))
+			break
+		}
 		parts = append(parts, u.URN+" "+u.Path)
 	}
 	return strings.Join(parts, ", ")
@@ -250,14 +258,32 @@ type markdownData struct {
 	Contexts []markdownContext
 }
 
-// markdownContext is one bounded context: its URNs with breaking changes (Loud, by
-// URN), then the others (Quiet, by URN), folded when there are more than foldAfter.
+// maxListed is how many URNs a folded list of a Markdown report shows before it counts
+// the rest, so that a report of thousands of URNs (a registry's first pull request)
+// still fits in a pull-request comment.
+const maxListed = 100
+
+// markdownContext is one bounded context: its URNs with breaking findings of their own
+// (Loud), the URNs changed only through named types (ViaOnly), then the others
+// (Quiet); each list by URN, the last two folded when longer than foldAfter and cut
+// after maxListed (More counts what was cut).
 type markdownContext struct {
-	Name        string
-	Breaking    int
-	Count       int // URNs
-	Loud, Quiet []markdownSection
-	FoldQuiet   bool
+	Name                 string
+	Breaking             int
+	Count                int // URNs
+	Loud, ViaOnly, Quiet []markdownSection
+	FoldViaOnly          bool
+	FoldQuiet            bool
+	ViaOnlyMore          int
+	QuietMore            int
+}
+
+// cut returns the first maxListed sections and how many it left out.
+func cut(l []markdownSection) ([]markdownSection, int) {
+	if len(l) <= maxListed {
+		return l, 0
+	}
+	return l[:maxListed], len(l) - maxListed
 }
 
 // markdownSection is one URN or one named type: its fix, its breaking findings, and
@@ -275,6 +301,7 @@ type markdownSection struct {
 	// Reaches are a type's uses; FoldReaches folds them.
 	Reaches     []Use
 	FoldReaches bool
+	ReachesMore int // uses not listed (beyond maxListed)
 }
 
 type markdownVia struct {
@@ -295,6 +322,7 @@ var mdTemplate = template.Must(template.New("diff.md.tmpl").Funcs(template.FuncM
 	"text":   mdtext.Escape,
 	"codeOr": func(s string) string { return mdCodeOr(s) },
 	"plural": func(n int, one, many string) string { return pluralWord(n, one, many) },
+	"add":    func(a, b int) int { return a + b },
 }).ParseFS(templates.FS, "diff.md.tmpl"))
 
 func mdCodeOr(s string) string {
@@ -418,6 +446,9 @@ func (r *Report) WriteMarkdown(w io.Writer, l Labels) error {
 	for _, name := range typeOrder {
 		t := types[name]
 		t.FoldOthers = len(t.Others) > foldAfter
+		if len(t.Reaches) > maxListed {
+			t.Reaches, t.ReachesMore = t.Reaches[:maxListed], len(t.Reaches)-maxListed
+		}
 		d.Types = append(d.Types, *t)
 	}
 	sort.SliceStable(d.Types, func(i, j int) bool { return (d.Types[i].Breaking > 0) && d.Types[j].Breaking == 0 })
@@ -437,24 +468,35 @@ func (r *Report) WriteMarkdown(w io.Writer, l Labels) error {
 		}
 		ctx.Count++
 		ctx.Breaking += sec.Breaking
-		loud := sec.Breaking > 0
-		for _, v := range sec.Via {
-			loud = loud || v.Breaking > 0
-		}
-		if loud {
+		switch {
+		case sec.Breaking > 0:
 			ctx.Loud = append(ctx.Loud, *sec)
-		} else {
+		case len(sec.Others) == 0:
+			ctx.ViaOnly = append(ctx.ViaOnly, *sec)
+		default:
 			ctx.Quiet = append(ctx.Quiet, *sec)
 		}
 	}
 	sort.Strings(ctxOrder)
+	// A context is "breaking" when a URN of it has a breaking finding of its own or uses
+	// a named type with one.
+	breaking := map[string]bool{}
 	for _, name := range ctxOrder {
 		ctx := ctxs[name]
+		breaking[name] = len(ctx.Loud) > 0
+		for _, sec := range ctx.ViaOnly {
+			for _, v := range sec.Via {
+				breaking[name] = breaking[name] || v.Breaking > 0
+			}
+		}
+		ctx.FoldViaOnly = len(ctx.ViaOnly) > foldAfter
 		ctx.FoldQuiet = len(ctx.Quiet) > foldAfter
+		ctx.ViaOnly, ctx.ViaOnlyMore = cut(ctx.ViaOnly)
+		ctx.Quiet, ctx.QuietMore = cut(ctx.Quiet)
 		d.Contexts = append(d.Contexts, *ctx)
 	}
 	sort.SliceStable(d.Contexts, func(i, j int) bool {
-		return len(d.Contexts[i].Loud) > 0 && len(d.Contexts[j].Loud) == 0
+		return breaking[d.Contexts[i].Name] && !breaking[d.Contexts[j].Name]
 	})
 	var b strings.Builder
 	if err := mdTemplate.Execute(&b, d); err != nil {

@@ -384,7 +384,8 @@ func TestAction(t *testing.T) {
 			summary:     []string{"### bqgen diff: no breaking changes (forward mode)"}},
 		{name: "shared named type", base: reg, head: shared, code: 1, failed: "Review URN changes", breaking: "true",
 			annotations: []string{"::error file=registry.yaml,line=8,col=28,title=BQ130 breaking (backward)::type Rider $.name: maxLength tightened (maxLength: 100 → maxLength: 50)%0Areaches: urn:babel:rentals:ride.started $.rider, urn:babel:rentals:ride.started.v2 $.rider%0Aremedy: keep `maxLength: 100` in Rider; or leave Rider as it was for the URNs it reaches and give the new shape a new named type, RiderV2, used in a new version of each URN that needs it: put it in urn:babel:rentals:ride.started.v3, minted with `supersedes: urn:babel:rentals:ride.started.v2`"},
-			summary:     []string{"### bqgen diff: 1 breaking change (backward mode)", "#### Named type `Rider` — 1 breaking", "Reaches `urn:babel:rentals:ride.started` at `$.rider`, `urn:babel:rentals:ride.started.v2` at `$.rider`.", "Uses named type `Rider` at `$.rider`, changed with 1 breaking change"}},
+			summary: []string{"### bqgen diff: 1 breaking change (backward mode)", "#### Named type `Rider` — 1 breaking", "Reaches `urn:babel:rentals:ride.started` at `$.rider`, `urn:babel:rentals:ride.started.v2` at `$.rider`.",
+				"Changed only through named types:\n\n- `urn:babel:rentals:ride.started` uses `Rider` at `$.rider`\n- `urn:babel:rentals:ride.started.v2` uses `Rider` at `$.rider`"}},
 		{name: "first PR", base: "", head: reg, code: 0, breaking: "false",
 			annotations: []string{
 				"::notice title=bqgen diff::the base (" + base + ") has no registry at registry.yaml: every URN is reported as added",
