@@ -78,7 +78,9 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	rep := diff.Compare(base.Registry, newReg, mode)
 	if base.Note != "" {
 		rep.Notes = append(rep.Notes, base.Note)
-		fmt.Fprintf(e.stderr, "bqgen diff: note: %s\n", base.Note)
+		if format == "json" { // the other formats carry the note; the JSON array holds findings only
+			fmt.Fprintf(e.stderr, "bqgen diff: note: %s\n", base.Note)
+		}
 	}
 	labels := diff.Labels{Old: against, New: regPath, Link: githubLinks(e)}
 	if err := rep.Write(e.stdout, format, labels); err != nil {
