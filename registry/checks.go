@@ -165,6 +165,7 @@ func checkRules(l *loader) {
 	}
 	checkCopiedEnums(l)
 	checkPII(l)
+	checkVersioning(l)
 }
 
 // badURN reports whether checkURN reports urn under BQ010, BQ011 or BQ012.

@@ -40,6 +40,16 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// lookup reads an environment variable; nil reads the process's (os.Getenv).
+	lookup func(string) string
+}
+
+// getenv returns the environment variable key ("" when unset).
+func (e env) getenv(key string) string {
+	if e.lookup != nil {
+		return e.lookup(key)
+	}
+	return os.Getenv(key)
 }
 
 // command is one subcommand: its flags and what it does.

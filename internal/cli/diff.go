@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/babelqueue/bqgen/internal/diff"
+	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/registry"
 )
 
@@ -22,7 +23,7 @@ func diffCommand() *command {
 		},
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "the new registry: a file, or a directory of *.yaml/*.yml files (required)")
-			against := fs.String("against", "", "the old registry: a PATH, or git:REF[:PATH] read with git show (PATH defaults to -r's place in the repository) (required)")
+			against := fs.String("against", "", "the old registry: a PATH, or git:REF[:PATH] read with git show (PATH defaults to -r's place in the repository; a REF with nothing there, the registry's first pull request, reports every URN as added) (required)")
 			mode := fs.String("mode", string(diff.Backward), "compatibility mode: backward (new consumers read old messages), forward (old consumers read new messages) or full")
 			format := fs.String("format", "text", "output format: text, markdown, json or github")
 			return func(e env, args []string) int {
@@ -62,18 +63,28 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 		return code
 	}
 	// Go names play no part in the comparison: the old registry's are not planned.
-	oldReg, diags, err := diff.LoadAgainst(e.ctx, against, regPath, registry.WithCache(cache), registry.WithoutGoNames())
+	base, err := diff.LoadAgainst(e.ctx, against, regPath, registry.WithCache(cache), registry.WithoutGoNames())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen diff: %s\n", errLine(err))
 		return ExitError
 	}
-	if diags.HasErrors() {
-		fmt.Fprintf(e.stderr, "bqgen diff: the old registry (--against %s) is rejected; fix it there or compare against another revision:\n", against)
-		printDiagnostics(e.stderr, diags, "text")
-		return ExitFindings
+	if base.Diags.HasErrors() {
+		// The new registry is fine; the one to compare with is not: bqgen cannot do its
+		// job (exit 2), and says which revision to fix or to use instead.
+		fmt.Fprintf(e.stderr, "bqgen diff: the old registry (--against %s) is rejected, so there is nothing sound to compare with; "+
+			"fix it there, or compare against another revision (--against git:<older ref>):\n", against)
+		printDiagnostics(e.stderr, base.Diags, "text")
+		return ExitError
 	}
-	rep := diff.Compare(oldReg, newReg, mode)
-	if err := rep.Write(e.stdout, format, diff.Labels{Old: against, New: regPath}); err != nil {
+	rep := diff.Compare(base.Registry, newReg, mode)
+	if base.Note != "" {
+		rep.Notes = append(rep.Notes, base.Note)
+		if format == "json" { // the other formats carry the note; the JSON array holds findings only
+			fmt.Fprintf(e.stderr, "bqgen diff: note: %s\n", base.Note)
+		}
+	}
+	labels := diff.Labels{Old: against, New: regPath, Link: githubLinks(e)}
+	if err := rep.Write(e.stdout, format, labels); err != nil {
 		fmt.Fprintf(e.stderr, "bqgen diff: %s\n", errLine(err))
 		return ExitError
 	}
@@ -81,4 +92,15 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 		return ExitFindings
 	}
 	return ExitOK
+}
+
+// githubLinks links Markdown findings to their lines in the head commit when the
+// environment is a GitHub Actions run (GITHUB_SERVER_URL, GITHUB_REPOSITORY,
+// GITHUB_SHA; paths relative to GITHUB_WORKSPACE, else the working directory).
+func githubLinks(e env) func(model.Pos) string {
+	root := e.getenv("GITHUB_WORKSPACE")
+	if root == "" {
+		root = "."
+	}
+	return diff.GitHubLinks(e.getenv("GITHUB_SERVER_URL"), e.getenv("GITHUB_REPOSITORY"), e.getenv("GITHUB_SHA"), root)
 }

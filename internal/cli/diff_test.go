@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 const (
@@ -55,11 +59,13 @@ func TestDiffCommandPaths(t *testing.T) {
 		}
 	}
 
-	// The old registry with errors is reported as the old one: exit 1.
+	// The old registry with errors is reported as the old one, and bqgen cannot do its
+	// job: exit 2, never a silent pass.
 	broken := filepath.Join(dir, "broken.yaml")
 	writeFile(t, broken, diffBroken)
 	code, out, errOut = runCommandDirect(t, d, "", "-r", nw, "--against", broken)
-	if code != ExitFindings || out != "" || !strings.Contains(errOut, "the old registry (--against "+broken+") is rejected") || !strings.Contains(errOut, broken+":6:") {
+	if code != ExitError || out != "" || !strings.Contains(errOut, "the old registry (--against "+broken+") is rejected, so there is nothing sound to compare with") ||
+		!strings.Contains(errOut, broken+":6:") || !strings.Contains(errOut, "--against git:<older ref>") {
 		t.Errorf("broken old: exit %d\n%s%s", code, out, errOut)
 	}
 	// The new registry with errors: exit 1, its diagnostics.
@@ -144,7 +150,7 @@ func TestDiffCommandGit(t *testing.T) {
 	run("commit", "-q", "-am", "broken")
 	writeFile(t, file, diffOld)
 	code, out, errOut := runCommandDirect(t, d, "", "-r", file, "--against", "git:HEAD")
-	if code != ExitFindings || out != "" || !strings.Contains(errOut, "the old registry (--against git:HEAD) is rejected") ||
+	if code != ExitError || out != "" || !strings.Contains(errOut, "the old registry (--against git:HEAD) is rejected") ||
 		!strings.Contains(errOut, "HEAD:registry.yaml:6:") {
 		t.Errorf("broken old at HEAD: exit %d\n%s%s", code, out, errOut)
 	}
@@ -162,5 +168,120 @@ func TestDiffCommandGit(t *testing.T) {
 	run("commit", "-q", "-m", "docs")
 	if code, _, errOut := runCommandDirect(t, d, "", "-r", file, "--against", "git:HEAD:docs"); code != ExitError || !strings.Contains(errOut, "no *.yaml or *.yml files") {
 		t.Errorf("docs dir: exit %d %s", code, errOut)
+	}
+}
+
+// gitRepo makes a git repository in a temporary directory and returns it with a
+// function that runs git there (failing the test on an error).
+func gitRepo(t *testing.T) (string, func(args ...string) string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is required: bqgen diff --against git:REF runs it")
+	}
+	repo := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=bqgen", "-c", "user.email=bqgen@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("init", "-q", "-b", "main")
+	return repo, run
+}
+
+// TestDiffFirstPR: on the change that adds the registry, the base has nothing at -r's
+// place: every URN is added, a note says why, exit 0 (issue 21, item 2). An explicit
+// PATH missing at the revision stays an error.
+func TestDiffFirstPR(t *testing.T) {
+	repo, run := gitRepo(t)
+	writeFile(t, filepath.Join(repo, "README.md"), "x\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "first")
+	file := filepath.Join(repo, "registry.yaml")
+	writeFile(t, file, diffOld)
+	d := diffCommand()
+	note := "the base (git:main) has no registry at registry.yaml: every URN is reported as added"
+	for _, c := range []struct{ format, want string }{
+		{"text", "note: " + note + "\n" + file + ":3:3: notice BQ102: urn:babel:orders:created: URN added (— → event on queue orders)\nbackward: 1 URN added, 0 removed, 0 changed; 1 notice\n"},
+		{"github", "::notice title=bqgen diff::" + note + "\n::notice file=" + file + ",line=3,col=3,title=BQ102 notice (backward)::urn:babel:orders:created: URN added (— → event on queue orders)\n"},
+		{"markdown", "> **Note:** the base (git:main) has no registry at registry.yaml: every URN is reported as added"},
+		{"json", `"rule": "BQ102"`},
+	} {
+		code, out, errOut := runCommandDirect(t, d, "", "-r", file, "--against", "git:main", "--format", c.format)
+		wantErr := ""
+		if c.format == "json" {
+			wantErr = "bqgen diff: note: " + note + "\n"
+		}
+		if code != ExitOK || !strings.Contains(out, c.want) || errOut != wantErr {
+			t.Errorf("%s: exit %d, want 0 and %q\n%s%s", c.format, code, c.want, out, errOut)
+		}
+		if c.format == "text" && out != c.want {
+			t.Errorf("text: %q, want %q", out, c.want)
+		}
+	}
+	code, _, errOut := runCommandDirect(t, d, "", "-r", file, "--against", "git:main:registry.yaml")
+	if code != ExitError || !strings.Contains(errOut, "registry.yaml does not exist at main (to compare -r's own place, leave out :PATH)") {
+		t.Errorf("explicit path: exit %d %s", code, errOut)
+	}
+}
+
+// TestDiffBadBase: a name that is no file but a revision, a revision that does not
+// exist, and a shallow clone without the base: exit 2 with the fix (issue 21, item 2
+// and "Bad input").
+func TestDiffBadBase(t *testing.T) {
+	repo, run := gitRepo(t)
+	file := filepath.Join(repo, "registry.yaml")
+	writeFile(t, file, diffOld)
+	run("add", ".")
+	run("commit", "-q", "-m", "base")
+	run("checkout", "-q", "-b", "feature")
+	writeFile(t, file, diffNew)
+	run("commit", "-q", "-am", "head")
+	d := diffCommand()
+	// Run from inside the repository so that "main" is read as a path first.
+	t.Chdir(repo)
+	code, out, errOut := runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", "main")
+	if code != ExitError || out != "" || errOut != "bqgen diff: --against main: no such file or directory, but main is a git revision: did you mean git:main?\n" {
+		t.Errorf("--against main: exit %d %q %q", code, out, errOut)
+	}
+	code, _, errOut = runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", "git:nope")
+	if code != ExitError || !strings.Contains(errOut, `"nope" is not a revision of the repository`) || !strings.Contains(errOut, "fetch-depth: 0") {
+		t.Errorf("git:nope: exit %d %s", code, errOut)
+	}
+	// A shallow clone of the feature branch alone, as actions/checkout makes by default.
+	clone := filepath.Join(t.TempDir(), "clone")
+	cmd := exec.Command("git", "clone", "-q", "--depth", "1", "--branch", "feature", "--single-branch", "file://"+repo, clone)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	code, out, errOut = runCommandDirect(t, d, "", "-r", filepath.Join(clone, "registry.yaml"), "--against", "git:origin/main")
+	if code != ExitError || out != "" || !strings.Contains(errOut, `"origin/main" is not a revision of the repository`) ||
+		!strings.Contains(errOut, "which is a shallow clone without it: fetch the base (actions/checkout: set `fetch-depth: 0`") {
+		t.Errorf("shallow: exit %d %q %s", code, out, errOut)
+	}
+}
+
+// TestDiffLinks: with GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA set, the
+// Markdown report links each finding to its line in the head commit (issue 21, item 7).
+func TestDiffLinks(t *testing.T) {
+	dir := t.TempDir()
+	old, nw := filepath.Join(dir, "old.yaml"), filepath.Join(dir, "reg", "new.yaml")
+	writeFile(t, old, diffOld)
+	writeFile(t, nw, diffNew)
+	vars := map[string]string{"GITHUB_SERVER_URL": "https://github.example", "GITHUB_REPOSITORY": "acme/shop", "GITHUB_SHA": "0123abc", "GITHUB_WORKSPACE": dir}
+	fs := pflag.NewFlagSet("bqgen diff", pflag.ContinueOnError)
+	run := diffCommand().flags(fs)
+	if err := fs.Parse([]string{"-r", nw, "--against", old, "--format", "markdown"}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run(env{ctx: context.Background(), stdout: &out, stderr: &errOut, lookup: func(k string) string { return vars[k] }}, nil)
+	want := "· [`" + nw + ":7:47`](https://github.example/acme/shop/blob/0123abc/reg/new.yaml#L7)"
+	if code != ExitFindings || !strings.Contains(out.String(), want) {
+		t.Errorf("exit %d, want 1 and %s in\n%s%s", code, want, out.String(), errOut.String())
 	}
 }

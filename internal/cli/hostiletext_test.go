@@ -164,7 +164,8 @@ func TestHostileTextInDiffReports(t *testing.T) {
 
 	// Text: every line is a finding (file:line:col:), a remedy, or the summary.
 	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		if !strings.HasPrefix(line, "../../testdata/hostile/") && !strings.HasPrefix(line, "    remedy: ") && !strings.HasPrefix(line, "backward: ") {
+		if !strings.HasPrefix(line, "../../testdata/hostile/") && !strings.HasPrefix(line, "    remedy: ") && !strings.HasPrefix(line, "    hint: ") &&
+			!strings.HasPrefix(line, "    reaches: ") && !strings.HasPrefix(line, "backward: ") {
 			t.Errorf("text: a line that is no finding: %q", line)
 		}
 	}
@@ -179,7 +180,8 @@ func TestHostileTextInDiffReports(t *testing.T) {
 	}
 	// Markdown: only the template's own line shapes; registry text is in code spans or
 	// escaped.
-	prefixes := []string{"### ", "#### `", "| ", "|---", "- **", "  - ", "**Fix:** ", "<sub>"}
+	prefixes := []string{"### ", "#### Named type `", "#### Bounded context `", "##### `", "Reaches ", "Uses named type `", "Changed only through named types:", "> **Note:** ",
+		"| ", "|---", "- **", "  - ", "**Fix:** ", "<details><summary>", "</details>", "<sub>"}
 	for _, line := range strings.Split(md, "\n") {
 		ok := line == ""
 		for _, p := range prefixes {

@@ -22,7 +22,16 @@ import (
 type Finding struct {
 	Rule     *Rule
 	Severity Severity // under the report's mode
-	URN      string
+	// URN is the message the change is in; "" for a change inside a named type (Type).
+	URN string
+	// Type is the named type the change is in, when it is in one that both registries
+	// define under the same name: the change is reported once, at the type, and
+	// Reaches lists the uses it affects (docs/diff.md, "One finding per cause").
+	Type string
+	// Reaches lists, for a finding in a named type, each URN of both registries that
+	// uses the type (directly or through other named types), with the JSON path of one
+	// use, in URN order; nil for a URN's own finding.
+	Reaches []Use
 	// Path is the JSON path into data (`$.lines[*].sku`), or "" for a change of the
 	// message itself (kind, queue, summary, the URN as a whole).
 	Path string
@@ -40,19 +49,37 @@ type Finding struct {
 	// Alternative is the way to keep the change compatible instead ("keep `maximum:
 	// 100`"); "" when there is none.
 	Alternative string
+	// Hint is advice about what the change looks like ("looks like a rename of
+	// `bike_id` to `bicycle_id`: …"), with what that breaks and the fix; "" when none.
+	Hint string
+}
+
+// Use is one place a named type is used: a URN and the JSON path into its data.
+type Use struct {
+	URN  string
+	Path string
 }
 
 // Report is the result of Compare.
 type Report struct {
 	Mode Mode
-	// Findings are sorted by URN, then severity (most serious first), path and rule.
+	// Findings are in the order of docs/ordering.md: breaking first, then warnings,
+	// notices and info; within each, the named types by name, then the URNs in byte
+	// order, each in the order the comparison walks its schemas.
 	Findings []Finding
 	// Added, Removed and Changed list URNs (sorted); Changed holds URNs in both
-	// registries with at least one finding.
+	// registries with at least one finding of their own or in a named type they use.
 	Added, Removed, Changed []string
-	// Mint maps each URN with a breaking data change to the advice to mint its next
-	// version.
+	// Mint maps each URN with a breaking data change of its own to the fix: mint its
+	// next version, or, for a URN already superseded, keep its old shape (the advice is
+	// consistent along a `supersedes` chain).
 	Mint map[string]string
+	// TypeFix maps each named type with a breaking change to the fix that changes no
+	// URN in place: leave the type as it was and give the new shape a new named type,
+	// used in one new version per supersedes chain it reaches.
+	TypeFix map[string]string
+	// Notes are report-level notices (the base had no registry, …), in the order made.
+	Notes []string
 }
 
 // Count returns how many findings have severity s.
@@ -71,7 +98,10 @@ func (r *Report) Breaking() bool { return r.Count(Breaking) > 0 }
 
 // Compare classifies every change from old to new under mode.
 func Compare(old, new *model.Registry, mode Mode) *Report {
-	c := &comparer{old: old, new: new, mode: mode, rep: &Report{Mode: mode, Mint: map[string]string{}}}
+	c := &comparer{old: old, new: new, mode: mode,
+		rep:      &Report{Mode: mode, Mint: map[string]string{}, TypeFix: map[string]string{}},
+		typeDone: map[string]bool{}, uses: map[string][]typeUse{}, successor: successors(new)}
+	renamed := urnRenames(old, new)
 	for _, om := range old.Messages {
 		if new.Message(om.URN) == nil {
 			c.rep.Removed = append(c.rep.Removed, om.URN)
@@ -83,6 +113,12 @@ func Compare(old, new *model.Registry, mode Mode) *Report {
 				c.add(RuleURNRemoved, "", string(om.Kind)+" on queue "+om.Queue, "", om.Pos, model.Pos{},
 					"URN removed without prior deprecation", "",
 					fmt.Sprintf("restore %s with `deprecated: \"Use …\"` and remove it in a later change, once nothing produces or consumes it", om.URN))
+				if to := renamed[om.URN]; to != "" {
+					c.last().Hint = fmt.Sprintf("looks like a rename of %s to %s (equal data schemas): a URN names the message on the wire, "+
+						"so consumers of %s dead-letter messages sent as %s (unknown_urn) and messages already queued as %s reach no handler; "+
+						"keep %s with `deprecated: \"Use %s.\"`, deploy the consumers of %s, switch the producers, and remove %s in a later change",
+						om.URN, to, om.URN, to, om.URN, om.URN, to, to, om.URN)
+				}
 			}
 		}
 	}
@@ -104,22 +140,88 @@ func Compare(old, new *model.Registry, mode Mode) *Report {
 			c.rep.Changed = append(c.rep.Changed, nm.URN)
 		}
 	}
+	c.typeFindings()
 	sort.Strings(c.rep.Removed)
 	sort.Strings(c.rep.Added)
 	sort.Strings(c.rep.Changed)
-	// By URN, breaking first; within that, in the order the comparison walks the
-	// schemas, which is the registries' own: per object, the removed properties in the
-	// old registry's order, then the new registry's properties as written, each followed
-	// by the changes below it (docs/ordering.md).
+	// Breaking first, then warnings, notices and info; within each the named types by
+	// name, then the URNs in byte order; within a subject, in the order the comparison
+	// walks the schemas, which is the registries' own: per object, the removed
+	// properties in the old registry's order, then the new registry's properties as
+	// written, each followed by the changes below it (docs/ordering.md).
 	fs := c.rep.Findings
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
-		if a.URN != b.URN {
-			return a.URN < b.URN
+		if ra, rb := a.Severity.rank(), b.Severity.rank(); ra != rb {
+			return ra < rb
 		}
-		return a.Severity.rank() < b.Severity.rank()
+		if (a.Type != "") != (b.Type != "") {
+			return a.Type != ""
+		}
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		return a.URN < b.URN
 	})
 	return c.rep
+}
+
+// successors maps each URN named in a `supersedes:` of reg to the message naming it.
+func successors(reg *model.Registry) map[string]string {
+	m := map[string]string{}
+	for _, msg := range reg.Messages {
+		if msg.Supersedes != "" && msg.Supersedes != msg.URN {
+			if _, dup := m[msg.Supersedes]; !dup {
+				m[msg.Supersedes] = msg.URN
+			}
+		}
+	}
+	return m
+}
+
+// head returns the last URN of urn's supersedes chain in the new registry: urn itself
+// when nothing supersedes it.
+func (c *comparer) head(urn string) string {
+	seen := map[string]bool{urn: true}
+	for {
+		next, ok := c.successor[urn]
+		if !ok || seen[next] || c.new.Message(next) == nil {
+			return urn
+		}
+		seen[next] = true
+		urn = next
+	}
+}
+
+// urnRenames pairs each URN removed without deprecation with an added URN whose data
+// schema is equal (shape), one to one, in URN order.
+func urnRenames(old, new *model.Registry) map[string]string {
+	out := map[string]string{}
+	removed := false
+	for _, om := range old.Messages {
+		removed = removed || (om.Deprecation == nil && new.Message(om.URN) == nil)
+	}
+	if !removed {
+		return out // the common case, and the first pull request: no shape to compute
+	}
+	added := map[string][]string{}
+	for _, nm := range new.Messages {
+		if old.Message(nm.URN) == nil {
+			k := shape(nm.Data)
+			added[k] = append(added[k], nm.URN)
+		}
+	}
+	for _, om := range old.Messages {
+		if new.Message(om.URN) != nil || om.Deprecation != nil {
+			continue
+		}
+		k := shape(om.Data)
+		if l := added[k]; len(l) > 0 {
+			out[om.URN] = l[0]
+			added[k] = l[1:]
+		}
+	}
+	return out
 }
 
 // maxDepth bounds the recursion (the registry's own depth limit is far below it).
@@ -129,7 +231,14 @@ type comparer struct {
 	old, new *model.Registry
 	mode     Mode
 	rep      *Report
-	urn      string
+	// urn is the URN being compared, or "" while a named type (typ) is.
+	urn, typ string
+	// typeDone holds the named types compared (or being compared).
+	typeDone map[string]bool
+	// uses maps a named type to the places the comparison met it on both sides.
+	uses map[string][]typeUse
+	// successor is successors(new).
+	successor map[string]string
 	// stack holds the pairs of named types being compared, to stop on recursive types.
 	stack map[[2]*model.NamedType]bool
 	depth int
@@ -147,6 +256,8 @@ func (c *comparer) add(id, path, old, new string, pos, anchor model.Pos, msg, al
 	remedy := note
 	if sev != Breaking {
 		alt = ""
+	} else if c.typ != "" {
+		remedy = "" // typeFindings writes it, once every use of the type is known
 	} else if id != RuleURNRemoved {
 		mint := c.mint()
 		c.rep.Mint[c.urn] = mint
@@ -155,9 +266,12 @@ func (c *comparer) add(id, path, old, new string, pos, anchor model.Pos, msg, al
 			remedy += "; or " + alt
 		}
 	}
-	c.rep.Findings = append(c.rep.Findings, Finding{Rule: r, Severity: sev, URN: c.urn, Path: path, Old: old, New: new,
+	c.rep.Findings = append(c.rep.Findings, Finding{Rule: r, Severity: sev, URN: c.urn, Type: c.typ, Path: path, Old: old, New: new,
 		Pos: pos, Anchor: anchor, Message: msg, Remedy: remedy, Alternative: alt})
 }
+
+// last returns the finding added last.
+func (c *comparer) last() *Finding { return &c.rep.Findings[len(c.rep.Findings)-1] }
 
 var versionSuffix = regexp.MustCompile(`^(.*)\.v([0-9]+)$`)
 
@@ -185,9 +299,26 @@ func NextURN(urn string, regs ...*model.Registry) string {
 	}
 }
 
+// mint is the fix of a breaking change of the current URN, consistent along its
+// supersedes chain: the last URN of the chain mints the next version; a URN already
+// superseded keeps its old shape, and the new shape goes to the chain's next version.
 func (c *comparer) mint() string {
-	next := NextURN(c.urn, c.old, c.new)
-	return fmt.Sprintf("mint %s with this shape and `supersedes: %s`, deprecate %s and keep its old shape until its consumers have moved", next, c.urn, c.urn)
+	h := c.head(c.urn)
+	if h == c.urn {
+		next := NextURN(c.urn, c.old, c.new)
+		return fmt.Sprintf("mint %s with this shape and `supersedes: %s`, deprecate %s and keep its old shape until its consumers have moved", next, c.urn, c.urn)
+	}
+	return fmt.Sprintf("keep the old shape of %s: it is superseded by %s, and its consumers read the old shape until they have moved; %s",
+		c.urn, h, c.newShapeIn(h, "this shape"))
+}
+
+// newShapeIn says where a new shape goes for the supersedes chain whose last URN is h:
+// into h when this change adds it, else into h's next version.
+func (c *comparer) newShapeIn(h, what string) string {
+	if c.old.Message(h) == nil {
+		return fmt.Sprintf("put %s in %s, which this change adds", what, h)
+	}
+	return fmt.Sprintf("put %s in %s, minted with `supersedes: %s`", what, NextURN(h, c.old, c.new), h)
 }
 
 func deprecationText(d *model.Deprecation) string {
@@ -250,6 +381,8 @@ const (
 	roleProperty
 	roleItems
 	roleValues
+	// roleType: the schema of a named type, compared once for all its uses.
+	roleType
 )
 
 // effective annotations of a schema use: a Ref node carries its own, else those of the
@@ -356,16 +489,18 @@ func (c *comparer) schema(path string, o, n *model.Schema, r role, at model.Pos)
 	if c.depth > maxDepth {
 		return
 	}
+	// Both sides use the same named type: its own changes are one finding at the type
+	// (compareType); here only the annotations written at the use are compared.
+	same := o.Kind == model.Ref && n.Kind == model.Ref && o.Named != nil && n.Named != nil && o.Ref == n.Ref
+	if same {
+		c.uses[n.Ref] = append(c.uses[n.Ref], typeUse{urn: c.urn, typ: c.typ, path: path})
+		c.useAnnotations(path, o, n, r, at)
+		c.compareType(o.Named, n.Named)
+		return
+	}
 	// Annotations of the use.
 	if od, nd := deprecationText(deprecationOf(o)), deprecationText(deprecationOf(n)); od != nd && r != roleRoot {
-		msg := "field deprecated"
-		switch {
-		case nd == "":
-			msg = "field no longer deprecated"
-		case od != "":
-			msg = "deprecation reason changed"
-		}
-		c.add(RuleDeprecation, path, od, nd, keyPosChain(n, "deprecated"), at, msg, "", "")
+		c.add(RuleDeprecation, path, od, nd, keyPosChain(n, "deprecated"), at, fieldDeprecationMessage(od, nd), "", "")
 	}
 	for _, d := range []struct{ key, what, o, n string }{
 		{"description", "description", descriptionOf(o), descriptionOf(n)},
@@ -660,6 +795,18 @@ func (c *comparer) object(path string, ro, rn *model.Schema) {
 	// Indexes: looking each property up by a scan made objects with thousands of
 	// properties quadratic.
 	oIndex, nIndex := propertyIndex(ro), propertyIndex(rn)
+	var gone, fresh []*model.Property
+	for _, op := range ro.Properties {
+		if nIndex[op.Name] == nil {
+			gone = append(gone, op)
+		}
+	}
+	for _, np := range rn.Properties {
+		if oIndex[np.Name] == nil {
+			fresh = append(fresh, np)
+		}
+	}
+	renamed := renames(gone, fresh)
 	for _, op := range ro.Properties {
 		pp := propertyPath(path, op.Name)
 		np := nIndex[op.Name]
@@ -681,6 +828,9 @@ func (c *comparer) object(path string, ro, rn *model.Schema) {
 			note := fmt.Sprintf("never reuse the name %q for another shape", op.Name)
 			c.add(id, pp, what+" "+describe(op.Schema), "", op.Pos, rn.Pos,
 				what+" property removed", alt, note)
+			if to, ok := renamed[op.Name]; ok {
+				c.last().Hint = renameHint(op.Name, to)
+			}
 		}
 	}
 	for _, np := range rn.Properties {
@@ -888,5 +1038,312 @@ func (c *comparer) numBounds(path string, ro, rn *model.Schema) {
 		c.add(RuleTightened, path, ohi.text, nhi.text, hp, hp, "upper bound lowered", keep(ohi.text), "")
 	case tighter(ohi, nhi, false):
 		c.add(RuleRelaxed, path, ohi.text, nhi.text, hp, hp, "upper bound raised", "", "")
+	}
+}
+
+// fieldDeprecationMessage says how a field's deprecation text changed from od to nd.
+func fieldDeprecationMessage(od, nd string) string {
+	switch {
+	case nd == "":
+		return "field no longer deprecated"
+	case od != "":
+		return "deprecation reason changed"
+	}
+	return "field deprecated"
+}
+
+// typeUse is one place the comparison met a named type on both sides: in the data of
+// urn, or (urn "") in the named type typ, at path.
+type typeUse struct {
+	urn, typ, path string
+}
+
+// useAnnotations compares the annotations written on two uses of the same named type
+// (nullable, description, deprecated, examples, x-gdpr-sensitive, go name), not those
+// of the type, which compareType reports once.
+func (c *comparer) useAnnotations(path string, o, n *model.Schema, r role, at model.Pos) {
+	if od, nd := deprecationText(o.Deprecation), deprecationText(n.Deprecation); od != nd && r != roleRoot {
+		c.add(RuleDeprecation, path, od, nd, keyPos(n, "deprecated"), at, fieldDeprecationMessage(od, nd), "", "")
+	}
+	own := func(s *model.Schema) string {
+		if s.Examples == nil {
+			return ""
+		}
+		b, _ := json.Marshal(s.Examples)
+		return string(b)
+	}
+	goName := func(s *model.Schema) string {
+		if s.GoName == "" {
+			return ""
+		}
+		return "name: " + s.GoName
+	}
+	for _, d := range []struct{ key, what, o, n string }{
+		{"description", "description", o.Description, n.Description},
+		{"examples", "examples", own(o), own(n)},
+		{"x-gdpr-sensitive", "x-gdpr-sensitive", o.GDPR, n.GDPR},
+		{"go", "go names", goName(o), goName(n)},
+	} {
+		if d.o != d.n {
+			p := keyPos(n, d.key)
+			c.add(RuleDoc, path, short(d.o), short(d.n), p, p, d.what+" changed", "", "")
+		}
+	}
+	if o.Nullable && !n.Nullable && !nullable(n) {
+		c.add(RuleNullableRemoved, path, "nullable", "not nullable", at, at, "nullable removed: null is no longer accepted", "keep `nullable: true`", "")
+	} else if !o.Nullable && n.Nullable && !nullable(o) {
+		p := keyPos(n, "nullable")
+		c.add(RuleNullableAdded, path, "not nullable", "nullable", p, p, "nullable added: null is now accepted", "", "")
+	}
+}
+
+// compareType compares a named type that both registries define under one name, once
+// per report, with findings for the type (Finding.Type) rather than for each URN.
+func (c *comparer) compareType(ot, nt *model.NamedType) {
+	if c.typeDone[nt.Name] {
+		return
+	}
+	c.typeDone[nt.Name] = true
+	urn, typ, stack, depth := c.urn, c.typ, c.stack, c.depth
+	c.urn, c.typ, c.stack, c.depth = "", nt.Name, map[[2]*model.NamedType]bool{}, 0
+	c.schema("$", ot.Schema, nt.Schema, roleType, nt.Pos)
+	c.urn, c.typ, c.stack, c.depth = urn, typ, stack, depth
+}
+
+// reach returns the URNs a named type reaches, directly or through other named types,
+// with the path of the first use met, in URN order.
+func (c *comparer) reach(name string) []Use {
+	type item struct{ typ, suffix string }
+	var out []Use
+	seenURN := map[string]bool{}
+	seenType := map[string]bool{name: true}
+	queue := []item{{name, ""}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		for _, u := range c.uses[it.typ] {
+			p := u.path + it.suffix
+			if u.urn != "" {
+				if !seenURN[u.urn] {
+					seenURN[u.urn] = true
+					out = append(out, Use{URN: u.urn, Path: p})
+				}
+			} else if !seenType[u.typ] {
+				seenType[u.typ] = true
+				queue = append(queue, item{u.typ, strings.TrimPrefix(p, "$")})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].URN < out[j].URN })
+	return out
+}
+
+// typeFindings completes the findings of named types: the uses each reaches, the fix of
+// the breaking ones (once per supersedes chain), and the reached URNs in Changed.
+func (c *comparer) typeFindings() {
+	reach := map[string][]Use{}
+	changed := map[string]bool{}
+	for _, u := range c.rep.Changed {
+		changed[u] = true
+	}
+	for i := range c.rep.Findings {
+		f := &c.rep.Findings[i]
+		if f.Type == "" {
+			continue
+		}
+		r, ok := reach[f.Type]
+		if !ok {
+			r = c.reach(f.Type)
+			reach[f.Type] = r
+			for _, u := range r {
+				if !changed[u.URN] {
+					changed[u.URN] = true
+					c.rep.Changed = append(c.rep.Changed, u.URN)
+				}
+			}
+		}
+		f.Reaches = r
+		if f.Severity != Breaking {
+			continue
+		}
+		fix, ok := c.rep.TypeFix[f.Type]
+		if !ok {
+			fix = c.typeFix(f.Type, r)
+			c.rep.TypeFix[f.Type] = fix
+		}
+		f.Remedy = fix
+		if f.Alternative != "" {
+			f.Remedy = f.Alternative + " in " + f.Type + "; or " + fix
+		}
+	}
+}
+
+// typeFix is the fix of a breaking change in named type name that reaches uses: leave
+// the type as it was, give the new shape a new named type, and use it in one new
+// version per supersedes chain (never one per URN of a chain).
+func (c *comparer) typeFix(name string, uses []Use) string {
+	nt := nextTypeName(name, c.old, c.new)
+	var heads []string
+	seen := map[string]bool{}
+	for _, u := range uses {
+		if h := c.head(u.URN); !seen[h] {
+			seen[h] = true
+			heads = append(heads, h)
+		}
+	}
+	var where []string
+	for _, h := range heads {
+		where = append(where, c.newShapeIn(h, "it"))
+	}
+	fix := fmt.Sprintf("leave %s as it was for the URNs it reaches and give the new shape a new named type, %s", name, nt)
+	if len(where) > 0 {
+		fix += ", used in a new version of each URN that needs it: " + strings.Join(where, "; ")
+	}
+	return fix
+}
+
+// nextTypeName returns `<name>V2` (or the next free `V<n>`) for a new named type.
+func nextTypeName(name string, regs ...*model.Registry) string {
+	for n := 2; ; n++ {
+		cand := name + "V" + strconv.Itoa(n)
+		free := true
+		for _, r := range regs {
+			if r != nil && r.Type(cand) != nil {
+				free = false
+			}
+		}
+		if free {
+			return cand
+		}
+	}
+}
+
+// renames pairs the properties removed from an object with properties added to it
+// whose schema is equal (shape), one to one, in the old and the new registry's order.
+func renames(removed, added []*model.Property) map[string]string {
+	out := map[string]string{}
+	if len(removed) == 0 || len(added) == 0 {
+		return out
+	}
+	free := map[string][]string{}
+	for _, p := range added {
+		k := shape(p.Schema)
+		free[k] = append(free[k], p.Name)
+	}
+	for _, p := range removed {
+		k := shape(p.Schema)
+		if l := free[k]; len(l) > 0 {
+			out[p.Name] = l[0]
+			free[k] = l[1:]
+		}
+	}
+	return out
+}
+
+// nameCode writes a property name for advice: in backticks when plain, else quoted.
+func nameCode(name string) string {
+	if plainName(name) {
+		return "`" + name + "`"
+	}
+	return strconv.Quote(name)
+}
+
+// renameHint is the hint of a removed property that looks renamed to another.
+func renameHint(from, to string) string {
+	return fmt.Sprintf("looks like a rename of %s to %s (equal schemas): JSON has no renames, so a consumer reading %s no longer finds it "+
+		"and messages that carry %s do not fill %s; to rename in place, keep %s (mark it `deprecated:`) and add %s as optional, "+
+		"have producers write both until every consumer reads %s, and remove %s in a later change",
+		nameCode(from), nameCode(to), nameCode(from), nameCode(from), nameCode(to), nameCode(from), nameCode(to), nameCode(to), nameCode(from))
+}
+
+// shape is a canonical text of what a schema accepts, for telling equal schemas apart
+// from different ones (renames): documentation, key order, enum order, the spelling of
+// bounds and whether a shape is inline or a named type play no part.
+func shape(s *model.Schema) string {
+	var b strings.Builder
+	writeShape(&b, s, map[*model.NamedType]bool{}, 0)
+	return b.String()
+}
+
+func writeShape(b *strings.Builder, s *model.Schema, seen map[*model.NamedType]bool, depth int) {
+	if s == nil || depth > maxDepth {
+		b.WriteString("?")
+		return
+	}
+	if nullable(s) {
+		b.WriteString("null|")
+	}
+	var named []*model.NamedType
+	for t := s; t != nil && t.Kind == model.Ref && t.Named != nil; t = t.Named.Schema {
+		if seen[t.Named] {
+			b.WriteString("@" + t.Named.Name)
+			return
+		}
+		seen[t.Named] = true
+		named = append(named, t.Named)
+	}
+	defer func() {
+		for _, t := range named {
+			delete(seen, t)
+		}
+	}()
+	r := s.Resolve()
+	if r == nil {
+		b.WriteString("?")
+		return
+	}
+	b.WriteString(string(r.Kind))
+	enum := func() {
+		if r.Enum == nil {
+			return
+		}
+		var vs []string
+		for _, v := range r.Enum {
+			vs = append(vs, enumKey(v))
+		}
+		sort.Strings(vs)
+		fmt.Fprintf(b, " enum%q", vs)
+	}
+	count := func(k string, v *int64) {
+		if v != nil {
+			fmt.Fprintf(b, " %s=%d", k, *v)
+		}
+	}
+	switch r.Kind {
+	case model.String:
+		count("minLength", r.MinLength)
+		count("maxLength", r.MaxLength)
+		fmt.Fprintf(b, " pattern=%q format=%q", r.Pattern, r.Format)
+		enum()
+	case model.Integer:
+		lo, hi, _, _ := intBounds(r)
+		fmt.Fprintf(b, " enc=%q [%d,%d]", r.Encoding, lo, hi)
+		enum()
+	case model.Number:
+		lo, hi := numBounds(r)
+		fmt.Fprintf(b, " [%v %v %v, %v %v %v]", lo.set, lo.v, lo.excl, hi.set, hi.v, hi.excl)
+		enum()
+	case model.Boolean:
+		enum()
+	case model.Object:
+		fmt.Fprintf(b, " open=%v {", r.AdditionalProperties)
+		ps := append([]*model.Property(nil), r.Properties...)
+		sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+		for _, p := range ps {
+			fmt.Fprintf(b, "%q req=%v:", p.Name, p.Required)
+			writeShape(b, p.Schema, seen, depth+1)
+			b.WriteString(";")
+		}
+		b.WriteString("}")
+	case model.Array:
+		count("minItems", r.MinItems)
+		count("maxItems", r.MaxItems)
+		fmt.Fprintf(b, " unique=%v [", r.UniqueItems)
+		writeShape(b, r.Items, seen, depth+1)
+		b.WriteString("]")
+	case model.Map:
+		b.WriteString(" <")
+		writeShape(b, r.Values, seen, depth+1)
+		b.WriteString(">")
 	}
 }

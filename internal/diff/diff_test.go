@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func findingLines(t *testing.T, old, new *model.Registry) []string {
 	index := func(fs []Finding) map[string]Finding {
 		out := map[string]Finding{}
 		for _, f := range fs {
-			out[f.Rule.ID+"\x00"+f.URN+"\x00"+f.Path+"\x00"+f.Old+"\x00"+f.New] = f
+			out[f.Rule.ID+"\x00"+f.subject()+"\x00"+f.Old+"\x00"+f.New] = f
 		}
 		return out
 	}
@@ -78,11 +79,14 @@ func findingLines(t *testing.T, old, new *model.Registry) []string {
 				t.Errorf("%s %s %s: no position", x.Rule.ID, x.URN, x.Path)
 			}
 		}
-		subj := f.URN
-		if f.Path != "" {
-			subj += " " + f.Path
+		line := fmt.Sprintf("%s %s/%s/%s %s: %s", f.Rule.ID, f.Severity, ff.Severity, fu.Severity, f.subject(), f.Change())
+		if f.Type != "" {
+			line += " [reaches " + f.ReachesText() + "]"
 		}
-		lines = append(lines, fmt.Sprintf("%s %s/%s/%s %s: %s", f.Rule.ID, f.Severity, ff.Severity, fu.Severity, subj, f.Change()))
+		if f.Hint != "" {
+			line += " [hint]"
+		}
+		lines = append(lines, line)
 	}
 	sort.Strings(lines)
 	return lines
@@ -212,9 +216,18 @@ func TestNoop(t *testing.T) {
 	}
 }
 
-// TestGolden renders the mixed case in every format.
+// TestGolden renders the mixed case, the shared named type along a supersedes chain
+// (issue 21, item 1) and the renames (item 4) in every format.
 func TestGolden(t *testing.T) {
-	dir := filepath.Join(testdataDir, "mixed")
+	for _, name := range []string{"mixed", "shared-type-chain", "renames"} {
+		t.Run(name, func(t *testing.T) { golden(t, name) })
+	}
+	old, _ := loadCase(t, filepath.Join(testdataDir, "mixed"))
+	emptyReports(t, old)
+}
+
+func golden(t *testing.T, name string) {
+	dir := filepath.Join(testdataDir, name)
 	old, new := loadCase(t, dir)
 	for _, g := range []struct {
 		file, format string
@@ -243,7 +256,10 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s differs; run go test ./internal/diff -update and review. got:\n%s", g.file, buf.String())
 		}
 	}
-	// An empty report in every format.
+}
+
+// emptyReports: a registry against itself in every format.
+func emptyReports(t *testing.T, old *model.Registry) {
 	for _, format := range Formats {
 		var buf bytes.Buffer
 		if err := Compare(old, old, Backward).Write(&buf, format, Labels{}); err != nil {
@@ -346,5 +362,212 @@ func TestFindingOrder(t *testing.T) {
 	want := "breaking $.gone, notice $.keep, notice $.new_b, notice $.new_a, info $.zed"
 	if strings.Join(got, ", ") != want {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, ", "), want)
+	}
+}
+
+// TestOneFindingPerCause: tightening a field of a named type that a deprecated URN, its
+// successor and another URN use is one finding, at the type, reaching all three; the
+// fixes name one new version per supersedes chain and never mint from a superseded URN
+// (issue 21, item 1).
+func TestOneFindingPerCause(t *testing.T) {
+	old, new := loadCase(t, filepath.Join(testdataDir, "shared-type-chain"))
+	for _, m := range Modes {
+		rep := Compare(old, new, m)
+		var inType []Finding
+		for _, f := range rep.Findings {
+			if f.Rule.ID == RuleTightened && strings.HasSuffix(f.Path, ".name") {
+				inType = append(inType, f)
+			}
+		}
+		if len(inType) != 1 || inType[0].Type != "Rider" || inType[0].URN != "" || inType[0].Pos != (model.Pos{File: "new.yaml", Line: 8, Column: 28}) {
+			t.Fatalf("%s: findings of the Rider change: %+v", m, inType)
+		}
+		if got := inType[0].ReachesText(); got != "urn:babel:rentals:ride.ended $.riders[*], urn:babel:rentals:ride.started $.rider, urn:babel:rentals:ride.started.v2 $.rider" {
+			t.Errorf("%s: reaches %s", m, got)
+		}
+		if want := []string{"urn:babel:rentals:ride.ended", "urn:babel:rentals:ride.started", "urn:babel:rentals:ride.started.v2"}; strings.Join(rep.Changed, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: changed %v", m, rep.Changed)
+		}
+	}
+	rep := Compare(old, new, Backward)
+	// Every version any fix of the report asks for: one per chain.
+	minted := map[string]bool{}
+	for _, f := range rep.Findings {
+		for _, m := range regexp.MustCompile(`(urn:babel:[a-z.:]+\.v[0-9]+), minted with|mint (urn:babel:[a-z.:]+\.v[0-9]+) with`).FindAllStringSubmatch(f.Remedy, -1) {
+			minted[m[1]+m[2]] = true
+		}
+	}
+	if len(minted) != 2 || !minted["urn:babel:rentals:ride.started.v3"] || !minted["urn:babel:rentals:ride.ended.v2"] {
+		t.Errorf("versions asked for: %v", minted)
+	}
+	if fix := rep.Mint["urn:babel:rentals:ride.started"]; !strings.HasPrefix(fix, "keep the old shape of urn:babel:rentals:ride.started: it is superseded by urn:babel:rentals:ride.started.v2") {
+		t.Errorf("fix of the superseded URN: %s", fix)
+	}
+	if _, ok := rep.Mint["urn:babel:rentals:ride.started.v2"]; ok {
+		t.Errorf("the successor has no breaking change of its own: %v", rep.Mint)
+	}
+}
+
+// TestBreakingFirst: in every format the breaking findings come first, then warnings,
+// notices and info (issue 21, item 3).
+func TestBreakingFirst(t *testing.T) {
+	old, new := loadCase(t, filepath.Join(testdataDir, "mixed"))
+	rep := Compare(old, new, Backward)
+	rank := func(s string) int {
+		return map[string]int{"breaking": 0, "error": 0, "warning": 1, "notice": 2, "info": 3}[s]
+	}
+	check := func(format string, sevs []string) {
+		if len(sevs) != len(rep.Findings) {
+			t.Errorf("%s: %d findings, want %d", format, len(sevs), len(rep.Findings))
+		}
+		for i := 1; i < len(sevs); i++ {
+			if rank(sevs[i]) < rank(sevs[i-1]) {
+				t.Errorf("%s: %s after %s: %v", format, sevs[i], sevs[i-1], sevs)
+			}
+		}
+	}
+	var text, gh bytes.Buffer
+	rep.WriteText(&text)
+	rep.WriteGitHub(&gh)
+	var sevs []string
+	for _, m := range regexp.MustCompile(`(?m)^\S+: (breaking|warning|notice|info) BQ`).FindAllStringSubmatch(text.String(), -1) {
+		sevs = append(sevs, m[1])
+	}
+	check("text", sevs)
+	sevs = nil
+	for _, m := range regexp.MustCompile(`(?m)^::\w+ .*title=BQ\d+ (\w+) `).FindAllStringSubmatch(gh.String(), -1) {
+		sevs = append(sevs, m[1])
+	}
+	check("github", sevs)
+	var js bytes.Buffer
+	rep.WriteJSON(&js)
+	sevs = nil
+	for _, m := range regexp.MustCompile(`"severity": "(\w+)"`).FindAllStringSubmatch(js.String(), -1) {
+		sevs = append(sevs, m[1])
+	}
+	check("json", sevs)
+	// Markdown: the type and the URN with breaking changes come before the others.
+	var md bytes.Buffer
+	rep.WriteMarkdown(&md, Labels{})
+	s := md.String()
+	if i, j := strings.Index(s, "**breaking** BQ120"), strings.Index(s, "**warning** BQ104"); i < 0 || j < 0 || i > j {
+		t.Errorf("markdown: breaking at %d, warning at %d", i, j)
+	}
+}
+
+// TestMarkdownFolding: a first pull request adding many URNs folds them; contexts
+// with breaking changes come first (issue 21, item 7).
+func TestMarkdownFolding(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("version: 1\nmessages:\n")
+	for i := 0; i < 7; i++ {
+		fmt.Fprintf(&src, "  urn:babel:alpha:thing%d.created:\n    data: {}\n", i)
+	}
+	src.WriteString("  urn:babel:beta:made:\n    data: {properties: {n: {type: integer, maximum: 5}}}\n")
+	new, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src.String())})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	old, _, err := registry.LoadFiles(context.Background(), map[string][]byte{"o.yaml": []byte("version: 1\nmessages:\n  urn:babel:beta:made:\n    data: {properties: {n: {type: integer, maximum: 9}}}\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := Compare(old, new, Backward).WriteMarkdown(&md, Labels{Old: "git:main", New: "r.yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	beta, alpha := strings.Index(s, "#### Bounded context `beta`"), strings.Index(s, "#### Bounded context `alpha` — 7 URNs")
+	fold := strings.Index(s, "<details><summary>7 URNs without breaking changes</summary>")
+	if beta < 0 || alpha < beta || fold < alpha || !strings.Contains(s[fold:], "</details>") {
+		t.Errorf("markdown:\n%s", s)
+	}
+}
+
+// TestGitHubLinks: a position in the new registry links to its line in the head
+// commit; positions outside the checkout and invalid positions do not.
+func TestGitHubLinks(t *testing.T) {
+	root := t.TempDir()
+	link := GitHubLinks("https://github.com/", "acme/shop", "abc123", root)
+	if got := link(model.Pos{File: filepath.Join(root, "reg", "a b.yaml"), Line: 7, Column: 3}); got != "https://github.com/acme/shop/blob/abc123/reg/a%20b.yaml#L7" {
+		t.Errorf("link %s", got)
+	}
+	if got := link(model.Pos{File: filepath.Join(filepath.Dir(root), "x.yaml"), Line: 1}); got != "" {
+		t.Errorf("outside: %s", got)
+	}
+	if got := link(model.Pos{}); got != "" {
+		t.Errorf("no position: %s", got)
+	}
+	if GitHubLinks("", "acme/shop", "abc", root) != nil {
+		t.Error("links without a server")
+	}
+}
+
+// TestRenameHints: a removed and an added property with equal schemas, and a removed
+// and an added URN with equal data schemas, carry the rename hint; different shapes do
+// not (issue 21, item 4).
+func TestRenameHints(t *testing.T) {
+	old, new := loadCase(t, filepath.Join(testdataDir, "renames"))
+	hints := map[string]string{}
+	for _, f := range Compare(old, new, Backward).Findings {
+		if f.Hint != "" {
+			hints[f.subject()] = f.Hint
+		}
+	}
+	if len(hints) != 2 || !strings.HasPrefix(hints["urn:babel:rentals:ride.ended $.bike_id"], "looks like a rename of `bike_id` to `bicycle_id` (equal schemas)") ||
+		!strings.HasPrefix(hints["urn:babel:rentals:bike.docked"], "looks like a rename of urn:babel:rentals:bike.docked to urn:babel:rentals:bicycle.docked (equal data schemas)") {
+		t.Errorf("hints %v", hints)
+	}
+}
+
+// TestManyUses: a named type used by many URNs is one finding; the text lists ten uses
+// and counts the rest, the JSON lists every one, the Markdown folds them.
+func TestManyUses(t *testing.T) {
+	load := func(maxLen int) *model.Registry {
+		var b strings.Builder
+		fmt.Fprintf(&b, "version: 1\ntypes:\n  Tag: {type: string, maxLength: %d}\nmessages:\n", maxLen)
+		for i := 0; i < 12; i++ {
+			fmt.Fprintf(&b, "  urn:babel:tags:t%02d.set:\n    data: {properties: {tag: {type: Tag}}}\n", i)
+		}
+		reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(b.String())})
+		if err != nil || diags.HasErrors() {
+			t.Fatal(err, diags)
+		}
+		return reg
+	}
+	rep := Compare(load(20), load(10), Backward)
+	if len(rep.Findings) != 1 || len(rep.Findings[0].Reaches) != 12 || len(rep.Changed) != 12 {
+		t.Fatalf("findings %+v, changed %v", rep.Findings, rep.Changed)
+	}
+	if got := rep.Findings[0].ReachesText(); !strings.HasSuffix(got, "urn:babel:tags:t09.set $.tag, and 2 more") {
+		t.Errorf("reaches %s", got)
+	}
+	var md bytes.Buffer
+	rep.WriteMarkdown(&md, Labels{})
+	if !strings.Contains(md.String(), "<details><summary>Reaches 12 URNs</summary>") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+// TestMarkdownCap: a first pull request of 150 URNs lists 100 in the folded block and
+// counts the rest, so that the comment stays within a pull request's limits.
+func TestMarkdownCap(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("version: 1\nmessages:\n")
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&src, "  urn:babel:alpha:thing%03d.created:\n    data: {}\n", i)
+	}
+	new, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src.String())})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	var md bytes.Buffer
+	if err := Compare(&model.Registry{Version: 1}, new, Backward).WriteMarkdown(&md, Labels{}); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	if !strings.Contains(s, "<details><summary>150 URNs without breaking changes</summary>") || strings.Count(s, "##### `urn:babel:alpha:") != 100 ||
+		!strings.Contains(s, "- and 50 more: run `bqgen diff` for the full list\n\n</details>") {
+		t.Errorf("markdown:\n%s", s)
 	}
 }

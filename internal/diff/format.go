@@ -4,10 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"text/template"
 
 	"github.com/babelqueue/bqgen/internal/mdtext"
+	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/templates"
 )
 
@@ -15,7 +20,12 @@ import (
 var Formats = []string{"text", "markdown", "json", "github"}
 
 // Labels name the two registries in outputs (the --against value and the -r path).
-type Labels struct{ Old, New string }
+// Link, when set, gives the URL of a position in the new registry (GitHubLinks); the
+// Markdown report links each finding to it.
+type Labels struct {
+	Old, New string
+	Link     func(model.Pos) string
+}
 
 // Write renders r in format (text, markdown, json or github).
 func (r *Report) Write(w io.Writer, format string, l Labels) error {
@@ -50,24 +60,57 @@ func dash(s string) string {
 	return s
 }
 
-// subject is "URN $.path" or the URN alone.
+// subject is "URN $.path", the URN alone, or "type Name $.path" for a finding in a
+// named type.
 func (f Finding) subject() string {
-	if f.Path == "" {
-		return f.URN
+	who := f.URN
+	if f.Type != "" {
+		who = "type " + f.Type
 	}
-	return f.URN + " " + f.Path
+	if f.Path == "" {
+		return who
+	}
+	return who + " " + f.Path
 }
 
-// WriteText writes one finding per line (`file:line:col: severity RULE: URN PATH:
-// message (old → new)`), an indented remedy line, and a summary.
+// maxReachesText is how many uses ReachesText lists before it counts the rest.
+const maxReachesText = 10
+
+// ReachesText lists the uses of a named type's finding: "urn $.path, urn $.path", the
+// first maxReachesText of them and then "and N more" (the JSON output lists all).
+func (f Finding) ReachesText() string {
+	var parts []string
+	for i, u := range f.Reaches {
+		if i == maxReachesText {
+			parts = append(parts, fmt.Sprintf("and %d more", len(f.Reaches)-i))
+			break
+		}
+		parts = append(parts, u.URN+" "+u.Path)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WriteText writes the notes (`note: …`), then one finding per line
+// (`file:line:col: severity RULE: URN PATH: message (old → new)`, `type NAME PATH` for
+// a finding in a named type) with indented `reaches:`, `hint:` and `remedy:` lines,
+// and a summary.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "%s: %s %s: %s: %s", f.Where(), f.Severity, f.Rule.ID, f.subject(), f.Message)
 		if ch := f.Change(); ch != "" {
 			fmt.Fprintf(&b, " (%s)", ch)
 		}
 		b.WriteString("\n")
+		if f.Type != "" {
+			fmt.Fprintf(&b, "    reaches: %s\n", dash(f.ReachesText()))
+		}
+		if f.Hint != "" {
+			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
+		}
 		if f.Remedy != "" {
 			fmt.Fprintf(&b, "    remedy: %s\n", f.Remedy)
 		}
@@ -103,27 +146,42 @@ func pluralWord(n int, one, many string) string {
 	return many
 }
 
-// jsonFinding is one element of `--format json`; its fields are stable.
+// jsonFinding is one element of `--format json`; its fields are stable. A finding in
+// a named type has urn "" and type set, with the uses it reaches; others have type ""
+// and reaches [].
 type jsonFinding struct {
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	URN      string `json:"urn"`
-	Path     string `json:"path"`
-	Old      string `json:"old"`
-	New      string `json:"new"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Message  string `json:"message"`
-	Remedy   string `json:"remedy"`
+	Rule     string    `json:"rule"`
+	Severity string    `json:"severity"`
+	URN      string    `json:"urn"`
+	Type     string    `json:"type"`
+	Reaches  []jsonUse `json:"reaches"`
+	Path     string    `json:"path"`
+	Old      string    `json:"old"`
+	New      string    `json:"new"`
+	File     string    `json:"file"`
+	Line     int       `json:"line"`
+	Column   int       `json:"column"`
+	Message  string    `json:"message"`
+	Hint     string    `json:"hint"`
+	Remedy   string    `json:"remedy"`
 }
 
-// WriteJSON writes a stable array of findings.
+type jsonUse struct {
+	URN  string `json:"urn"`
+	Path string `json:"path"`
+}
+
+// WriteJSON writes a stable array of findings (the notes go to the caller: they are
+// not findings).
 func (r *Report) WriteJSON(w io.Writer) error {
 	out := make([]jsonFinding, 0, len(r.Findings))
 	for _, f := range r.Findings {
-		out = append(out, jsonFinding{f.Rule.ID, string(f.Severity), f.URN, f.Path, f.Old, f.New,
-			f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message, f.Remedy})
+		uses := make([]jsonUse, 0, len(f.Reaches))
+		for _, u := range f.Reaches {
+			uses = append(uses, jsonUse(u))
+		}
+		out = append(out, jsonFinding{f.Rule.ID, string(f.Severity), f.URN, f.Type, uses, f.Path, f.Old, f.New,
+			f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message, f.Hint, f.Remedy})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -136,6 +194,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // position in the new registry (a removed URN) is annotated without a file.
 func (r *Report) WriteGitHub(w io.Writer) error {
 	var b strings.Builder
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "::notice title=%s::%s\n", ghProp("bqgen diff"), ghData(n))
+	}
 	for _, f := range r.Findings {
 		level := "notice"
 		switch f.Severity {
@@ -147,6 +208,12 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 		msg := f.subject() + ": " + f.Message
 		if ch := f.Change(); ch != "" {
 			msg += " (" + ch + ")"
+		}
+		if f.Type != "" {
+			msg += "\nreaches: " + dash(f.ReachesText())
+		}
+		if f.Hint != "" {
+			msg += "\nhint: " + f.Hint
 		}
 		if f.Remedy != "" {
 			msg += "\nremedy: " + f.Remedy
@@ -173,21 +240,81 @@ func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
+// foldAfter is how many entries a Markdown list shows before it folds the rest of the
+// same kind into a <details> block: non-breaking findings of one section, URNs without a
+// breaking change in one bounded context, uses of a named type.
+const foldAfter = 5
+
 // markdownData is what templates/diff.md.tmpl renders.
 type markdownData struct {
 	Mode                              Mode
 	Old, New                          string
 	Added, Removed, Changed, Breaking int
-	URNs                              []markdownURN
+	Notes                             []string
+	// Types are the named types with findings, breaking ones first, then by name.
+	Types []markdownSection
+	// Contexts are the bounded contexts with findings, those with breaking changes
+	// first, then by name.
+	Contexts []markdownContext
 }
 
-type markdownURN struct {
-	URN      string
-	Status   string // added, removed, changed
+// maxListed is how many URNs a folded list of a Markdown report shows before it counts
+// the rest, so that a report of thousands of URNs (a registry's first pull request)
+// still fits in a pull-request comment.
+const maxListed = 100
+
+// markdownContext is one bounded context: its URNs with breaking findings of their own
+// (Loud), the URNs changed only through named types (ViaOnly), then the others
+// (Quiet); each list by URN, the last two folded when longer than foldAfter and cut
+// after maxListed (More counts what was cut).
+type markdownContext struct {
+	Name                 string
+	Breaking             int
+	Count                int // URNs
+	Loud, ViaOnly, Quiet []markdownSection
+	FoldViaOnly          bool
+	FoldQuiet            bool
+	ViaOnlyMore          int
+	QuietMore            int
+}
+
+// cut returns the first maxListed sections and how many it left out.
+func cut(l []markdownSection) ([]markdownSection, int) {
+	if len(l) <= maxListed {
+		return l, 0
+	}
+	return l[:maxListed], len(l) - maxListed
+}
+
+// markdownSection is one URN or one named type: its fix, its breaking findings, and
+// the other findings (folded when more than foldAfter).
+type markdownSection struct {
+	Name     string // the URN or the type's name
+	Status   string // added, removed, changed; "" for a type
 	Breaking int
-	// Mint is the advice to mint the next version when any change is breaking.
-	Mint     string
-	Findings []Finding
+	// Fix is the advice for all the breaking findings of the section.
+	Fix string
+	// Via lists the named types with findings that this URN uses.
+	Via              []markdownVia
+	Findings, Others []markdownFinding
+	FoldOthers       bool
+	// Reaches are a type's uses; FoldReaches folds them.
+	Reaches     []Use
+	FoldReaches bool
+	ReachesMore int // uses not listed (beyond maxListed)
+}
+
+type markdownVia struct {
+	Type, Path string
+	Breaking   int
+}
+
+// markdownFinding is a finding with the link to its line and whether its section
+// states the fix.
+type markdownFinding struct {
+	Finding
+	Link   string
+	HasFix bool
 }
 
 var mdTemplate = template.Must(template.New("diff.md.tmpl").Funcs(template.FuncMap{
@@ -195,6 +322,7 @@ var mdTemplate = template.Must(template.New("diff.md.tmpl").Funcs(template.FuncM
 	"text":   mdtext.Escape,
 	"codeOr": func(s string) string { return mdCodeOr(s) },
 	"plural": func(n int, one, many string) string { return pluralWord(n, one, many) },
+	"add":    func(a, b int) int { return a + b },
 }).ParseFS(templates.FS, "diff.md.tmpl"))
 
 func mdCodeOr(s string) string {
@@ -204,11 +332,62 @@ func mdCodeOr(s string) string {
 	return mdtext.Code(s)
 }
 
-// WriteMarkdown renders the pull-request comment: a summary table, then per URN its
-// findings, most serious first, each with its remedy.
+// Where is the finding's position as Markdown: a link to the line in the head commit
+// when there is one, else the position in code.
+func (f markdownFinding) Where() string {
+	if f.Link == "" {
+		return mdtext.Code(f.Finding.Where())
+	}
+	return "[" + mdtext.Code(f.Finding.Where()) + "](" + f.Link + ")"
+}
+
+// GitHubLinks returns a Labels.Link that links a position in the new registry to its
+// line in commit sha of repository repo on server (GITHUB_SERVER_URL,
+// GITHUB_REPOSITORY, GITHUB_SHA): `<server>/<repo>/blob/<sha>/<path>#L<line>`, with
+// the file's path taken relative to root (the checkout, GITHUB_WORKSPACE). A position
+// outside root gives "". It returns nil when server, repo or sha is empty.
+func GitHubLinks(server, repo, sha, root string) func(model.Pos) string {
+	if server == "" || repo == "" || sha == "" {
+		return nil
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	base := strings.TrimRight(server, "/") + "/" + repo + "/blob/" + url.PathEscape(sha) + "/"
+	return func(p model.Pos) string {
+		if !p.IsValid() {
+			return ""
+		}
+		abs, err := filepath.Abs(p.File)
+		if err != nil {
+			return ""
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = r
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return ""
+		}
+		var segs []string
+		for _, s := range strings.Split(filepath.ToSlash(rel), "/") {
+			segs = append(segs, url.PathEscape(s))
+		}
+		return base + strings.Join(segs, "/") + "#L" + strconv.Itoa(p.Line)
+	}
+}
+
+// WriteMarkdown renders the pull-request comment: a summary table and the notes; the
+// named types with findings (each once, with the URNs it reaches); then per bounded
+// context its URNs, those with breaking changes first, each with its fix, its breaking
+// findings and the others; long lists folded (<details>); positions linked to the head
+// commit when l.Link is set.
 func (r *Report) WriteMarkdown(w io.Writer, l Labels) error {
 	d := markdownData{Mode: r.Mode, Old: l.Old, New: l.New, Added: len(r.Added), Removed: len(r.Removed),
-		Changed: len(r.Changed), Breaking: r.Count(Breaking)}
+		Changed: len(r.Changed), Breaking: r.Count(Breaking), Notes: r.Notes}
 	status := map[string]string{}
 	for _, u := range r.Added {
 		status[u] = "added"
@@ -216,30 +395,109 @@ func (r *Report) WriteMarkdown(w io.Writer, l Labels) error {
 	for _, u := range r.Removed {
 		status[u] = "removed"
 	}
+	link := func(f Finding) string {
+		if l.Link == nil {
+			return ""
+		}
+		return l.Link(f.Anchor)
+	}
+	types := map[string]*markdownSection{}
+	urns := map[string]*markdownSection{}
+	var typeOrder, urnOrder []string
+	via := map[string][]markdownVia{}
 	for _, f := range r.Findings {
-		if n := len(d.URNs); n == 0 || d.URNs[n-1].URN != f.URN {
-			st := status[f.URN]
-			if st == "" {
-				st = "changed"
+		var sec *markdownSection
+		if f.Type != "" {
+			if sec = types[f.Type]; sec == nil {
+				sec = &markdownSection{Name: f.Type, Fix: r.TypeFix[f.Type], Reaches: f.Reaches, FoldReaches: len(f.Reaches) > foldAfter}
+				types[f.Type] = sec
+				typeOrder = append(typeOrder, f.Type)
 			}
-			d.URNs = append(d.URNs, markdownURN{URN: f.URN, Status: st, Mint: r.Mint[f.URN]})
-		}
-		u := &d.URNs[len(d.URNs)-1]
-		u.Findings = append(u.Findings, f)
-		if f.Severity == Breaking {
-			u.Breaking++
-		}
-	}
-	// URNs with breaking changes first, then by URN (findings are already sorted by URN).
-	var first, rest []markdownURN
-	for _, u := range d.URNs {
-		if u.Breaking > 0 {
-			first = append(first, u)
 		} else {
-			rest = append(rest, u)
+			if sec = urns[f.URN]; sec == nil {
+				st := status[f.URN]
+				if st == "" {
+					st = "changed"
+				}
+				sec = &markdownSection{Name: f.URN, Status: st, Fix: r.Mint[f.URN]}
+				urns[f.URN] = sec
+				urnOrder = append(urnOrder, f.URN)
+			}
+		}
+		mf := markdownFinding{Finding: f, Link: link(f), HasFix: sec.Fix != ""}
+		if f.Severity == Breaking {
+			sec.Breaking++
+			sec.Findings = append(sec.Findings, mf)
+		} else {
+			sec.Others = append(sec.Others, mf)
 		}
 	}
-	d.URNs = append(first, rest...)
+	sort.Strings(typeOrder)
+	for _, name := range typeOrder {
+		t := types[name]
+		for _, u := range t.Reaches {
+			via[u.URN] = append(via[u.URN], markdownVia{Type: name, Path: u.Path, Breaking: t.Breaking})
+			if urns[u.URN] == nil {
+				urns[u.URN] = &markdownSection{Name: u.URN, Status: "changed"}
+				urnOrder = append(urnOrder, u.URN)
+			}
+		}
+	}
+	for _, name := range typeOrder {
+		t := types[name]
+		t.FoldOthers = len(t.Others) > foldAfter
+		if len(t.Reaches) > maxListed {
+			t.Reaches, t.ReachesMore = t.Reaches[:maxListed], len(t.Reaches)-maxListed
+		}
+		d.Types = append(d.Types, *t)
+	}
+	sort.SliceStable(d.Types, func(i, j int) bool { return (d.Types[i].Breaking > 0) && d.Types[j].Breaking == 0 })
+	sort.Strings(urnOrder)
+	ctxs := map[string]*markdownContext{}
+	var ctxOrder []string
+	for _, u := range urnOrder {
+		sec := urns[u]
+		sec.Via = via[u]
+		sec.FoldOthers = len(sec.Others) > foldAfter
+		name := model.URNContext(u)
+		ctx := ctxs[name]
+		if ctx == nil {
+			ctx = &markdownContext{Name: name}
+			ctxs[name] = ctx
+			ctxOrder = append(ctxOrder, name)
+		}
+		ctx.Count++
+		ctx.Breaking += sec.Breaking
+		switch {
+		case sec.Breaking > 0:
+			ctx.Loud = append(ctx.Loud, *sec)
+		case len(sec.Others) == 0:
+			ctx.ViaOnly = append(ctx.ViaOnly, *sec)
+		default:
+			ctx.Quiet = append(ctx.Quiet, *sec)
+		}
+	}
+	sort.Strings(ctxOrder)
+	// A context is "breaking" when a URN of it has a breaking finding of its own or uses
+	// a named type with one.
+	breaking := map[string]bool{}
+	for _, name := range ctxOrder {
+		ctx := ctxs[name]
+		breaking[name] = len(ctx.Loud) > 0
+		for _, sec := range ctx.ViaOnly {
+			for _, v := range sec.Via {
+				breaking[name] = breaking[name] || v.Breaking > 0
+			}
+		}
+		ctx.FoldViaOnly = len(ctx.ViaOnly) > foldAfter
+		ctx.FoldQuiet = len(ctx.Quiet) > foldAfter
+		ctx.ViaOnly, ctx.ViaOnlyMore = cut(ctx.ViaOnly)
+		ctx.Quiet, ctx.QuietMore = cut(ctx.Quiet)
+		d.Contexts = append(d.Contexts, *ctx)
+	}
+	sort.SliceStable(d.Contexts, func(i, j int) bool {
+		return breaking[d.Contexts[i].Name] && !breaking[d.Contexts[j].Name]
+	})
 	var b strings.Builder
 	if err := mdTemplate.Execute(&b, d); err != nil {
 		return err

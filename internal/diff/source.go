@@ -15,49 +15,96 @@ import (
 	"github.com/babelqueue/bqgen/registry"
 )
 
+// Base is the old registry LoadAgainst read.
+type Base struct {
+	// Registry is the old registry; with Diags holding errors it is nil. When the base
+	// has no registry at -r's place (Note), it is an empty registry.
+	Registry *model.Registry
+	// Diags are the diagnostics of the old registry, as from registry.Load.
+	Diags registry.Diagnostics
+	// Note is set when `git:REF` has no file or directory at -r's place: the pull
+	// request that adds the registry. Every URN of the new registry is then added.
+	Note string
+}
+
 // LoadAgainst loads the old registry named by against: a file or directory path, or
 // `git:REF[:PATH]`, read from the git repository that holds newPath (the -r path) with
 // `git show` (a file) or `git ls-tree` + `git show` (a directory). PATH is relative to
-// the repository root and defaults to newPath's place in the repository.
+// the repository root and defaults to newPath's place in the repository; when REF has
+// nothing there, the base is an empty registry with a Note (a registry's first pull
+// request).
 //
-// err is non-nil when the old registry cannot be read at all (exit 2). Problems in its
-// content come back as diagnostics, as from registry.Load; for a git source their file
-// names are `REF:PATH`. opts are registry.Load's: with the registry.Cache that loaded
-// the new registry, the files the two have in common are not parsed again.
-func LoadAgainst(ctx context.Context, against, newPath string, opts ...registry.Option) (*model.Registry, registry.Diagnostics, error) {
+// err is non-nil when the old registry cannot be read at all (exit 2): a path that does
+// not exist (with "did you mean git:X?" when X is a revision), a revision that does not
+// exist (saying so when the clone is shallow), an explicit PATH missing at REF.
+// Problems in its content come back as diagnostics, as from registry.Load; for a git
+// source their file names are `REF:PATH`. opts are registry.Load's: with the
+// registry.Cache that loaded the new registry, the files the two have in common are
+// not parsed again.
+func LoadAgainst(ctx context.Context, against, newPath string, opts ...registry.Option) (*Base, error) {
 	spec, ok := strings.CutPrefix(against, "git:")
 	if !ok {
-		return registry.Load(ctx, against, opts...)
+		if _, err := os.Stat(against); err != nil && errors.Is(err, os.ErrNotExist) && isRevision(ctx, against, newPath) {
+			return nil, fmt.Errorf("--against %s: no such file or directory, but %s is a git revision: did you mean git:%s?", against, against, against)
+		}
+		reg, diags, err := registry.Load(ctx, against, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return &Base{Registry: reg, Diags: diags}, nil
 	}
-	files, err := gitFiles(ctx, spec, newPath)
+	files, note, err := gitFiles(ctx, spec, newPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return registry.LoadFiles(ctx, files, opts...)
+	if note != "" {
+		return &Base{Registry: &model.Registry{Version: 1}, Note: note}, nil
+	}
+	reg, diags, err := registry.LoadFiles(ctx, files, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Base{Registry: reg, Diags: diags}, nil
 }
 
-// gitFiles reads the registry files of `git:spec` (spec is REF[:PATH]).
-func gitFiles(ctx context.Context, spec, newPath string) (map[string][]byte, error) {
+// isRevision reports whether name is a commit of the git repository that holds newPath.
+func isRevision(ctx context.Context, name, newPath string) bool {
+	if name == "" || strings.HasPrefix(name, "-") {
+		return false
+	}
+	_, err := git(ctx, repoDir(newPath), "rev-parse", "--verify", "--quiet", "--end-of-options", name+"^{commit}")
+	return err == nil
+}
+
+// repoDir is the directory git runs in for newPath: newPath itself when it is a
+// directory, else the directory that holds it.
+func repoDir(newPath string) string {
+	if fi, err := os.Stat(newPath); err == nil && fi.IsDir() {
+		return newPath
+	}
+	return filepath.Dir(newPath)
+}
+
+// gitFiles reads the registry files of `git:spec` (spec is REF[:PATH]). When REF
+// exists but has nothing at -r's place (no explicit PATH), it returns no files and the
+// note that says so.
+func gitFiles(ctx context.Context, spec, newPath string) (files map[string][]byte, note string, err error) {
 	ref, rel, hasPath := strings.Cut(spec, ":")
 	if ref == "" {
-		return nil, errors.New("--against git:REF[:PATH] needs a REF (a branch, tag or commit, e.g. git:origin/main)")
+		return nil, "", errors.New("--against git:REF[:PATH] needs a REF (a branch, tag or commit, e.g. git:origin/main)")
 	}
 	if strings.HasPrefix(ref, "-") {
-		return nil, fmt.Errorf("--against: %q is not a git revision", ref)
+		return nil, "", fmt.Errorf("--against: %q is not a git revision", ref)
 	}
-	dir := newPath
-	if fi, err := os.Stat(newPath); err != nil || !fi.IsDir() {
-		dir = filepath.Dir(newPath)
-	}
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	top, err := git(ctx, repoDir(newPath), "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, fmt.Errorf("--against %s: %s is not inside a git repository: %w", "git:"+spec, newPath, err)
+		return nil, "", fmt.Errorf("--against %s: %s is not inside a git repository: %w", "git:"+spec, newPath, err)
 	}
 	root := strings.TrimRight(string(top), "\r\n")
 	if !hasPath {
 		rel, err = relToRoot(root, newPath)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	rel = path.Clean(strings.TrimPrefix(filepath.ToSlash(rel), "/"))
@@ -66,18 +113,25 @@ func gitFiles(ctx context.Context, spec, newPath string) (map[string][]byte, err
 		obj = ref + ":"
 	}
 	if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}"); err != nil {
-		return nil, fmt.Errorf("--against git:%s: %q is not a revision of the repository %s (a branch, tag or commit; fetch it first in a shallow CI clone)", spec, ref, root)
+		if out, err := git(ctx, root, "rev-parse", "--is-shallow-repository"); err == nil && strings.TrimSpace(string(out)) == "true" {
+			return nil, "", fmt.Errorf("--against git:%s: %q is not a revision of the repository %s, which is a shallow clone without it: "+
+				"fetch the base (actions/checkout: set `fetch-depth: 0`; elsewhere `git fetch origin <branch>`)", spec, ref, root)
+		}
+		return nil, "", fmt.Errorf("--against git:%s: %q is not a revision of the repository %s (a branch, tag or commit; in CI fetch it first: actions/checkout needs `fetch-depth: 0`)", spec, ref, root)
 	}
 	typ, err := git(ctx, root, "cat-file", "-t", obj)
 	if err != nil {
-		return nil, fmt.Errorf("--against git:%s: %s does not exist at %s: %w", spec, rel, ref, err)
+		if !hasPath {
+			return nil, fmt.Sprintf("the base (git:%s) has no registry at %s: every URN is reported as added", ref, rel), nil
+		}
+		return nil, "", fmt.Errorf("--against git:%s: %s does not exist at %s (to compare -r's own place, leave out :PATH): %w", spec, rel, ref, err)
 	}
-	files := map[string][]byte{}
+	files = map[string][]byte{}
 	switch strings.TrimSpace(string(typ)) {
 	case "blob":
 		b, err := git(ctx, root, "show", obj)
 		if err != nil {
-			return nil, fmt.Errorf("--against git:%s: %w", spec, err)
+			return nil, "", fmt.Errorf("--against git:%s: %w", spec, err)
 		}
 		files[ref+":"+rel] = b
 	case "tree":
@@ -87,7 +141,7 @@ func gitFiles(ctx context.Context, spec, newPath string) (map[string][]byte, err
 		}
 		out, err := git(ctx, root, args...)
 		if err != nil {
-			return nil, fmt.Errorf("--against git:%s: %w", spec, err)
+			return nil, "", fmt.Errorf("--against git:%s: %w", spec, err)
 		}
 		for _, name := range strings.Split(string(out), "\x00") {
 			if ext := strings.ToLower(path.Ext(name)); name == "" || (ext != ".yaml" && ext != ".yml") {
@@ -95,17 +149,17 @@ func gitFiles(ctx context.Context, spec, newPath string) (map[string][]byte, err
 			}
 			b, err := git(ctx, root, "show", ref+":"+name)
 			if err != nil {
-				return nil, fmt.Errorf("--against git:%s: %w", spec, err)
+				return nil, "", fmt.Errorf("--against git:%s: %w", spec, err)
 			}
 			files[ref+":"+name] = b
 		}
 		if len(files) == 0 {
-			return nil, fmt.Errorf("--against git:%s: no *.yaml or *.yml files under %s at %s", spec, rel, ref)
+			return nil, "", fmt.Errorf("--against git:%s: no *.yaml or *.yml files under %s at %s", spec, rel, ref)
 		}
 	default:
-		return nil, fmt.Errorf("--against git:%s: %s at %s is neither a file nor a directory", spec, rel, ref)
+		return nil, "", fmt.Errorf("--against git:%s: %s at %s is neither a file nor a directory", spec, rel, ref)
 	}
-	return files, nil
+	return files, "", nil
 }
 
 // relToRoot returns p relative to the repository root, with symlinks resolved on both

@@ -127,9 +127,20 @@ func Random(o RandomOptions) []byte {
 			urn = fmt.Sprintf("urn:babel:%s:%s%d.%s", ctx, noun, k, verb)
 		}
 		used[urn] = true
-		messages = append(messages, kv{urn, g.message(urn, "", i)})
+		base := g.message(urn, "", i)
 		if g.rng.IntN(4) == 0 {
-			messages = append(messages, kv{urn + ".v2", g.message(urn+".v2", urn, i)})
+			// A superseded URN is deprecated (BQ065); the key goes after owner.
+			if !base.has("deprecated") {
+				for j, e := range base {
+					if e.k == "owner" {
+						base = append(base[:j+1], append(obj{{"deprecated", "Use " + urn + ".v2."}}, base[j+1:]...)...)
+						break
+					}
+				}
+			}
+			messages = append(messages, kv{urn, base}, kv{urn + ".v2", g.message(urn+".v2", urn, i)})
+		} else {
+			messages = append(messages, kv{urn, base})
 		}
 	}
 	root = append(root, kv{"messages", messages})

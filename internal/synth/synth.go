@@ -295,6 +295,9 @@ func writeMessage(b *strings.Builder, rng *rand.Rand, urn, supersedes string, i 
 	fmt.Fprintf(b, "    owner: team%d\n", i%7)
 	if supersedes != "" {
 		fmt.Fprintf(b, "    supersedes: %s\n", supersedes)
+	} else if i%10 == 0 {
+		// Superseded by the .v2 written next: deprecated (BQ065).
+		fmt.Fprintf(b, "    deprecated: Use %s.v2.\n", urn)
 	}
 	if closed {
 		b.WriteString("    lint:\n      ignore: [BQ032]\n      reason: The dimensions block is closed on purpose.\n")
