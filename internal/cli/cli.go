@@ -328,7 +328,8 @@ func executableDigest() string {
 // invokedAs is how the user runs bqgen, for the commands bqgen prints as next steps:
 // "go tool bqgen" when this executable was built as a module at a version (or under a
 // replacement) and runs from the Go build cache, where `go tool` keeps the tools of a
-// module's `tool` lines; "bqgen" otherwise (an installed binary, a build in bqgen's own
+// module's `tool` lines (or from the go command's work directory, when it does not cache
+// the build); "bqgen" otherwise (an installed binary, a build in bqgen's own
 // checkout).
 func invokedAs() string {
 	info, ok := debug.ReadBuildInfo()
@@ -350,6 +351,13 @@ func invokedAs() string {
 		if rel, err := filepath.Rel(c, exe); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return "go tool bqgen"
 		}
+	}
+	// Not cached (-mod=mod, for one): the go command's work directory,
+	// $TMPDIR/go-build…/b…/exe/bqgen.
+	exeDir := filepath.Dir(exe)
+	if filepath.Base(exeDir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(exeDir)), "b") &&
+		strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(exeDir))), "go-build") {
+		return "go tool bqgen"
 	}
 	return "bqgen"
 }
