@@ -156,7 +156,10 @@ var reservedDir = map[string]bool{"internal": true, "testdata": true, "vendor": 
 // context packages that import it), not one the go tool treats specially
 // (`main` builds a command, `documentation` is ignored, `init` cannot be
 // imported), and not one the generated context files need for themselves
-// (reservedRoot).
+// (reservedRoot, and the forms of their package-level variables: PatternVar,
+// PIIVar, DescVar). The context files import the root package under its name, so
+// any of these would be redeclared or shadowed there; the emitter's tests derive the
+// list from the generated files.
 func CheckPackage(name string) error {
 	switch {
 	case token.IsKeyword(name):
@@ -169,6 +172,8 @@ func CheckPackage(name string) error {
 		return errors.New("a name the go tool treats specially")
 	case reservedRoot[name]:
 		return errors.New("a name the generated context packages use for an import or a parameter")
+	case isGeneratedVar(name):
+		return errors.New("a name of the form of the variables the generated context packages declare (pattern0, piiCreated, tdCreated)")
 	}
 	return nil
 }
@@ -215,18 +220,6 @@ func ContextPackage(ctx, root string) string {
 
 // ---- names ----
 
-// RuntimeIdentifiers are the exported package-level names the generated runtime
-// (babelqueue.go in the root package) declares; a named type, or a type or
-// constant declared inside one, that maps onto one of them collides.
-var RuntimeIdentifiers = []string{
-	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "Decode", "DefaultMaxBodySize", "ErrHandlerPanic", "ErrInvalidData",
-	"ErrMalformedEnvelope", "ErrUnknownURN", "ErrUnsupportedSchemaVersion", "Handle", "Message", "MessageData",
-	"Meta", "Money", "New", "NewRouter", "NewUUID", "Nullable", "NullableOf", "Option", "PanicError", "Ptr", "Publish", "Publisher",
-	"ReasonFailed", "ReasonPoison", "ReasonUnknownURN", "Router", "RouterOption", "Timestamp",
-	"TimestampOf", "UUID", "ValidationError", "ValidationErrors", "WithClock",
-	"WithIDSource", "WithMaxBodySize", "WithQueue", "WithTraceID",
-}
-
 // StructMethods are the methods generated on every struct; a field may not share their
 // names. BabelQueueMessage is the hook of message data types (the runtime's
 // MessageData constraint).
@@ -271,6 +264,29 @@ func (n *Names) Context(ctx string) *Package { return n.byContext[ctx] }
 // of a package (patterns sorted bytewise). The generated runtime declares no
 // identifier of this form.
 func PatternVar(i int) string { return "pattern" + strconv.Itoa(i) }
+
+// PIIVar is the name of the package-level variable listing the protected paths of
+// the message type typeName (`piiCreated`), in the message's context package.
+func PIIVar(typeName string) string { return "pii" + typeName }
+
+// DescVar is the name of the package-level descriptor variable of the type typeName
+// (`tdCreated`), in the package declaring the type.
+func DescVar(typeName string) string { return "td" + typeName }
+
+// isGeneratedVar reports whether name has the form of a package-level variable the
+// generated files declare: PatternVar (pattern0), PIIVar or DescVar of an exported
+// name (piiCreated, tdCreated).
+func isGeneratedVar(name string) bool {
+	if rest, ok := strings.CutPrefix(name, "pattern"); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+		return true
+	}
+	for _, p := range []string{"pii", "td"} {
+		if rest, ok := strings.CutPrefix(name, p); ok && IsExported(rest) {
+			return true
+		}
+	}
+	return false
+}
 
 // MessageIdents are the identifiers generated for one message in its context
 // package, all derived from its data type's name (Names.Messages).
@@ -401,7 +417,7 @@ func (p *planner) scope(pkg *Package) map[string]owner {
 func (p *planner) run(reg *model.Registry) (*Names, []Collision) {
 	root := p.n.Root
 	rs := p.scope(root)
-	for _, id := range RuntimeIdentifiers {
+	for _, id := range RuntimeIdentifiers() {
 		rs[id] = owner{what: "the generated runtime's " + id}
 	}
 	for _, t := range reg.Types {

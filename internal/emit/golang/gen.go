@@ -353,10 +353,10 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 // ---- declarations ----
 
 // descVar is the package-level descriptor of the declared (non-named) type name.
-func descVar(name string) string { return "td" + name }
+func descVar(name string) string { return gonames.DescVar(name) }
 
 // piiVar is the package-level list of the protected paths of the message type name.
-func piiVar(name string) string { return "pii" + name }
+func piiVar(name string) string { return gonames.PIIVar(name) }
 
 // protected returns the paths of m's values that a Cipher protects
 // (pii.Inventory.Protected), nil when it has none.
