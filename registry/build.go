@@ -280,7 +280,8 @@ func (l *loader) planGoNames(withNames bool) (*gonames.Names, []gonames.Collisio
 	return names, colls
 }
 
-// reportGoNames reports the collisions planGoNames found.
+// reportGoNames reports the collisions planGoNames found (BQ030), and the package
+// directories the go tool refuses in an import path (BQ053).
 func (l *loader) reportGoNames(colls []gonames.Collision) {
 	l.curLint = nil
 	for _, c := range colls {
@@ -292,7 +293,11 @@ func (l *loader) reportGoNames(colls []gonames.Collision) {
 		if c.Other.IsValid() {
 			rel = []model.Pos{c.Other}
 		}
-		l.report(c.Pos, RuleGoName, msg, c.Hint, rel...)
+		rule := RuleGoName
+		if c.ImportPath {
+			rule = RuleImportPath
+		}
+		l.report(c.Pos, rule, msg, c.Hint, rel...)
 	}
 }
 

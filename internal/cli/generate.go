@@ -206,6 +206,13 @@ func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag, imp str
 			return nil, fmt.Errorf("%s: %w: %s (with package name %q); %s", c.Pos, errCollision, c.Message(), pkg, c.Hint)
 		}
 	}
+	// Every import path of the tree, before anything is written: the root's was
+	// checked by OutputImportPath, each context directory by the planner (BQ053).
+	for _, p := range names.Contexts {
+		if err := gomod.CheckElem(p.Dir); err != nil {
+			return nil, fmt.Errorf("%s: %w: the Go package directory %q of bounded context %q: %v", p.Pos, errCollision, p.Dir, p.Context, err)
+		}
+	}
 	gofiles, err := golang.Emit(reg, names, golang.Options{ImportPath: imp})
 	if err != nil {
 		return nil, err

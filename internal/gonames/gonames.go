@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/babelqueue/bqgen/internal/gomod"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -316,6 +317,9 @@ type Collision struct {
 	Hint string
 	// Msg, when set, is the whole message (the problem is not a collision).
 	Msg string
+	// ImportPath marks a package directory the go tool refuses as an import path
+	// element (gomod.CheckElem; rule BQ053), not a name collision (BQ030).
+	ImportPath bool
 }
 
 // Message describes the collision in one sentence (rule BQ030's message).
@@ -495,6 +499,20 @@ func (p *planner) contexts(reg *model.Registry) {
 		} else if name == "" {
 			p.colls = append(p.colls, Collision{What: what, Pos: pos,
 				Hint: "no Go package name can be derived; set one with `go: {contexts: {" + ctx + ": name}}`"})
+		}
+		if name != "" {
+			if err := gomod.CheckElem(name); err != nil {
+				c := Collision{Name: name, What: what, Pos: pos, ImportPath: true,
+					Msg:  fmt.Sprintf("the Go package directory %q of %s cannot be in an import path: %v", name, what, err),
+					Hint: "name the package with `go: {contexts: {" + ctx + ": " + name + "pkg}}`"}
+				if over, ok := reg.GoContexts[ctx]; ok && over.Name == name {
+					c.What += " (go.contexts)"
+					c.Msg = fmt.Sprintf("the Go package directory %q that go.contexts gives %s cannot be in an import path: %v", name, what, err)
+					c.Hint = "choose another name in `go: {contexts: {" + ctx + ": …}}`, such as " + name + "pkg"
+				}
+				p.colls = append(p.colls, c)
+				name = ""
+			}
 		}
 		pkg := &Package{Context: ctx, Dir: name, Name: name, Pos: m.Pos}
 		pkgs = append(pkgs, pkg)
