@@ -90,7 +90,8 @@ func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
 		}
 		return ExitError
 	}
-	code = syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
+	code = syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check,
+		RootFile: golang.RuntimeFile, IsRoot: golang.IsRuntime})
 	if code != ExitError {
 		for _, w := range foreignPackages(out, files) {
 			fmt.Fprintf(e.stderr, "bqgen generate: warning: %s\n", w)

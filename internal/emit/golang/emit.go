@@ -67,6 +67,28 @@ const (
 	typesFile   = "types.go"
 )
 
+// RuntimeFile is the name of the root package's runtime file, relative to the output
+// directory: the file that marks the root of a generated tree.
+const RuntimeFile = runtimeFile
+
+// runtimeDoc follows the package name in the first line of the runtime file's package
+// documentation; context packages' documentation says "holds the BabelQueue messages".
+const runtimeDoc = " is the runtime of the BabelQueue messages bqgen generated from a"
+
+// IsRuntime reports whether content, the start of a file, is a runtime file bqgen
+// wrote (the root of a generated tree): the header line, a blank line, then
+// "// Package <name> is the runtime of the BabelQueue messages …". A context
+// package's file, even one called babelqueue.go, is not.
+func IsRuntime(content []byte) bool {
+	rest, ok := bytes.CutPrefix(content, []byte("// "+Header+"\n\n// Package "))
+	if !ok {
+		return false
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	_, after, ok := bytes.Cut(line, []byte(" "))
+	return ok && " "+string(after) == runtimeDoc
+}
+
 // importPath is the import path of the package in dir (relative to the output
 // directory) of a tree rooted at root.
 func importPath(root, dir string) string {
@@ -325,7 +347,7 @@ func runtimeSource(pkg, root string) ([]byte, error) {
 	sort.Strings(local)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n", Header)
-	fmt.Fprintf(&b, "// Package %s is the runtime of the BabelQueue messages bqgen generated from a\n", pkg)
+	fmt.Fprintf(&b, "// Package %s%s\n", pkg, runtimeDoc)
 	b.WriteString("// registry: the envelope (Message), its producer helpers (New, Publish, options), its\n")
 	b.WriteString("// strict decoder (Decode), the Router that dispatches envelopes to typed handlers,\n")
 	b.WriteString("// Money, Timestamp and UUID, and the registry's named types (types.go). The messages\n")

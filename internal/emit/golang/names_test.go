@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/babelqueue/bqgen/internal/gonames"
@@ -195,5 +196,32 @@ func TestTypesFileAndRuntimeDisjoint(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Errorf("only %d declarations of types.go checked", checked)
+	}
+}
+
+// TestIsRuntime: the runtime file is recognised as the root of a generated tree; a
+// context package's file is not, not even one called babelqueue.go (the context
+// "babelqueue"), nor types.go or a hand-written file.
+func TestIsRuntime(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry()
+	reg.Messages[0].URN = "urn:babel:babelqueue:created"
+	files := emit(t, reg, "events")
+	got := map[string]bool{}
+	for _, f := range files {
+		if !strings.HasPrefix(f.Name, gonames.BqrtDir+"/") {
+			got[f.Name] = IsRuntime(f.Content)
+		}
+	}
+	if !got[runtimeFile] || got[typesFile] {
+		t.Errorf("IsRuntime: %v", got)
+	}
+	if v, ok := got["babelqueue/babelqueue.go"]; !ok || v {
+		t.Errorf("the context package babelqueue: present %v, IsRuntime %v", ok, v)
+	}
+	for _, s := range []string{"", "package events\n", "// " + Header + "\n\n// Package events is the runtime\n"} {
+		if IsRuntime([]byte(s)) {
+			t.Errorf("IsRuntime(%q) = true", s)
+		}
 	}
 }
