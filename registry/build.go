@@ -284,6 +284,13 @@ func (l *loader) planGoNames(withNames bool) (*gonames.Names, []gonames.Collisio
 // directories the go tool refuses in an import path (BQ053).
 func (l *loader) reportGoNames(colls []gonames.Collision) {
 	l.curLint = nil
+	if pkg := l.reg.GoPackage; pkg != "" {
+		// The root package's name: generate would refuse it (gonames.CheckPackage).
+		if err := gonames.CheckPackage(pkg); err != nil {
+			l.report(l.pkgPos, RuleGoName, fmt.Sprintf("go.package %q cannot be the Go package name: it is %v", pkg, err),
+				"choose another go.package, such as "+pkg+"events")
+		}
+	}
 	for _, c := range colls {
 		if l.brokenPos[c.Pos] || (c.Other.IsValid() && l.brokenPos[c.Other]) {
 			continue // one side is a schema with a format error: its go names were taken out
