@@ -2,8 +2,6 @@ package golang
 
 import (
 	"go/build/constraint"
-	"go/parser"
-	"go/token"
 	"slices"
 	"strings"
 	"testing"
@@ -73,11 +71,7 @@ func TestNoDirectiveFromRegistryText(t *testing.T) {
 			if copied(f) {
 				continue
 			}
-			fset := token.NewFileSet()
-			af, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
-			if err != nil {
-				t.Fatalf("%q: %s: %v", c.text, f.Name, err)
-			}
+			fset, af := parseFile(t, f.Name, f.Content)
 			found := false
 			for _, cg := range af.Comments {
 				for _, cm := range cg.List {

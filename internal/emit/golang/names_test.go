@@ -16,6 +16,18 @@ import (
 	"github.com/babelqueue/bqgen/registry"
 )
 
+// parseFile parses the generated file name (comments included); the test fails
+// when it does not parse.
+func parseFile(t *testing.T, name string, src []byte) (*token.FileSet, *ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%s does not parse: %v", name, err)
+	}
+	return fset, af
+}
+
 // namesRegistries loads examples/registry.yaml and testdata/registry/good/*.yaml: every
 // kind of declaration the emitter writes (patterns, PII, named types, enums, inline
 // objects, maps, recursion).
@@ -50,10 +62,7 @@ func TestRootNameCannotClash(t *testing.T) {
 			if copied(f) || f.Name == typesFile {
 				continue
 			}
-			af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", p, f.Name, err)
-			}
+			_, af := parseFile(t, f.Name, f.Content)
 			where := p + ": " + f.Name
 			for _, imp := range af.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
@@ -137,10 +146,7 @@ func TestTypesFileAndRuntimeDisjoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rf, err := parser.ParseFile(token.NewFileSet(), runtimeFile, rtSrc, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rf := parseFile(t, runtimeFile, rtSrc)
 	rtImports := map[string]bool{}
 	for _, imp := range rf.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
@@ -156,10 +162,7 @@ func TestTypesFileAndRuntimeDisjoint(t *testing.T) {
 			if f.Name != typesFile {
 				continue
 			}
-			af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
+			_, af := parseFile(t, f.Name, f.Content)
 			for _, imp := range af.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
 				if n := filepath.Base(path); gonames.RuntimeDeclares(n) {
