@@ -35,7 +35,7 @@ const (
 	RulePIIReach        = "BQ048"
 	RulePIINested       = "BQ049"
 	// RuleImportPath: a bounded context's Go package directory that the go tool
-	// refuses in an import path (docs/rules.md#bq053).
+	// refuses in an import path (docs/rules.md, "BQ053").
 	RuleImportPath = "BQ053"
 )
 
