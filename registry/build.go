@@ -280,9 +280,17 @@ func (l *loader) planGoNames(withNames bool) (*gonames.Names, []gonames.Collisio
 	return names, colls
 }
 
-// reportGoNames reports the collisions planGoNames found.
+// reportGoNames reports the collisions planGoNames found (BQ030), and the package
+// directories the go tool refuses in an import path (BQ053).
 func (l *loader) reportGoNames(colls []gonames.Collision) {
 	l.curLint = nil
+	if pkg := l.reg.GoPackage; pkg != "" {
+		// The root package's name: generate would refuse it (gonames.CheckPackage).
+		if err := gonames.CheckPackage(pkg); err != nil {
+			l.report(l.pkgPos, RuleGoName, fmt.Sprintf("go.package %q cannot be the Go package name: it is %v", pkg, err),
+				"choose another go.package, such as "+pkg+"events")
+		}
+	}
 	for _, c := range colls {
 		if l.brokenPos[c.Pos] || (c.Other.IsValid() && l.brokenPos[c.Other]) {
 			continue // one side is a schema with a format error: its go names were taken out
@@ -292,7 +300,11 @@ func (l *loader) reportGoNames(colls []gonames.Collision) {
 		if c.Other.IsValid() {
 			rel = []model.Pos{c.Other}
 		}
-		l.report(c.Pos, RuleGoName, msg, c.Hint, rel...)
+		rule := RuleGoName
+		if c.ImportPath {
+			rule = RuleImportPath
+		}
+		l.report(c.Pos, rule, msg, c.Hint, rel...)
 	}
 }
 

@@ -35,6 +35,9 @@ const (
 	RuleCopiedEnum      = "BQ042"
 	RulePIIReach        = "BQ048"
 	RulePIINested       = "BQ049"
+	// RuleImportPath: a bounded context's Go package directory that the go tool
+	// refuses in an import path (docs/rules.md, "BQ053").
+	RuleImportPath = "BQ053"
 )
 
 // Rule describes one rule of the catalogue.
@@ -200,6 +203,10 @@ var rules = []Rule{
 		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
 		Hint:        "mark either the value or the fields inside it, not both: a marked object, array or map is protected as one value",
 		Silenceable: true},
+	{ID: RuleImportPath, Severity: SeverityError,
+		Title:  "bounded context whose Go package directory the go tool refuses in an import path: a Windows device name (aux, con, nul, prn, com1–com9, lpt1–lpt9), refused on every system",
+		Source: "golang.org/x/mod/module.CheckImportPath (the go tool's import path rules); docs/generated-code.md#import-paths",
+		Hint:   "name the context's package with `go: {contexts: {aux: auxpkg}}`"},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

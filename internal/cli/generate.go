@@ -120,7 +120,8 @@ func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
 		}
 		return ExitError
 	}
-	code = syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check})
+	code = syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check,
+		RootFile: golang.RuntimeFile, IsRoot: golang.IsRuntime})
 	if code != ExitError {
 		for _, w := range foreignPackages(out, files) {
 			fmt.Fprintf(e.stderr, "bqgen generate: warning: %s\n", w)
@@ -234,6 +235,13 @@ func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag, imp str
 		if len(colls) > 0 {
 			c := colls[0]
 			return nil, fmt.Errorf("%s: %w: %s (with package name %q); %s", c.Pos, errCollision, c.Message(), pkg, c.Hint)
+		}
+	}
+	// Every import path of the tree, before anything is written: the root's was
+	// checked by OutputImportPath, each context directory by the planner (BQ053).
+	for _, p := range names.Contexts {
+		if err := gomod.CheckElem(p.Dir); err != nil {
+			return nil, fmt.Errorf("%s: %w: the Go package directory %q of bounded context %q: %v", p.Pos, errCollision, p.Dir, p.Context, err)
 		}
 	}
 	gofiles, err := golang.Emit(reg, names, golang.Options{ImportPath: imp})

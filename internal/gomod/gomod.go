@@ -11,6 +11,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -28,7 +30,9 @@ const maxGoMod = 1 << 20
 // absolute and its deepest existing ancestor has its symbolic links resolved, so
 // that `-o .` and a symlinked checkout give the path the go tool uses. Errors:
 // ErrNoModule (wrapped, naming dir), a go.mod that cannot be read or has no module
-// line, or a resulting path that module.CheckImportPath rejects.
+// line, or a resulting path that module.CheckImportPath rejects or with an element
+// below the module's root that CheckElem rejects (vendor, testdata, a name starting
+// with "." or "_", a Windows device name).
 func ImportPath(dir string) (importPath, modDir string, err error) {
 	abs, err := resolved(dir)
 	if err != nil {
@@ -58,8 +62,20 @@ func ImportPath(dir string) (importPath, modDir string, err error) {
 			if rel != "." {
 				p = path.Join(mp, filepath.ToSlash(rel))
 			}
+			// The directories below the module's root: the module path itself is
+			// not a directory of it (a vendor element there is refused all the same).
+			var below []string
+			if rel != "." {
+				below = strings.Split(filepath.ToSlash(rel), "/")
+			}
+			if slices.Contains(strings.Split(mp, "/"), "vendor") {
+				return "", "", fmt.Errorf("the output directory's import path %q: %w; choose another -o", p, errVendor)
+			}
+			if err := checkElems(p, below); err != nil {
+				return "", "", fmt.Errorf("the output directory's %w; choose another -o", err)
+			}
 			if err := module.CheckImportPath(p); err != nil {
-				return "", "", fmt.Errorf("the output directory's import path %q is not valid (%v); pass --import-path", p, err)
+				return "", "", fmt.Errorf("the output directory's import path %q is not valid (%v); choose another -o", p, err)
 			}
 			return p, d, nil
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -98,10 +114,59 @@ func resolved(dir string) (string, error) {
 }
 
 // CheckImportPath reports whether p can be the import path of the root package
-// given with --import-path (module.CheckImportPath, and no trailing slash).
+// given with --import-path: module.CheckImportPath, no trailing slash, and every
+// element after the first passes CheckElem (the first names the host or the module,
+// not a directory of the tree).
 func CheckImportPath(p string) error {
 	if strings.HasSuffix(p, "/") {
 		return fmt.Errorf("import path %q ends in a slash", p)
 	}
+	elems := strings.Split(p, "/")
+	if elems[0] == "vendor" {
+		return fmt.Errorf("import path %q: %w", p, errVendor)
+	}
+	if err := checkElems(p, elems[1:]); err != nil {
+		return err
+	}
 	return module.CheckImportPath(p)
+}
+
+// checkElems checks each of elems, elements of the import path p, with CheckElem.
+func checkElems(p string, elems []string) error {
+	for _, e := range elems {
+		if err := CheckElem(e); err != nil {
+			return fmt.Errorf("import path %q: element %q: %w", p, e, err)
+		}
+	}
+	return nil
+}
+
+var errVendor = errors.New("the go tool reads a package below a vendor directory as vendored: the generated packages could not import each other")
+
+// CheckElem reports why elem cannot be an element of a generated import path, or
+// nil. It applies the go tool's own rules, module.CheckImportPath (golang.org/x/mod,
+// which cmd/go applies on every system, not only on Windows): no Windows device name
+// (aux, con, nul, prn, com1–com9, lpt1–lpt9, in any case, with or without an
+// extension), no shortened Windows name (abcdef~1), only letters, digits and -._~,
+// no trailing dot. And what that function does not cover: `vendor` (the packages
+// below it are read as vendored and cannot import each other by their paths),
+// `testdata` and names starting with "." or "_" (the go tool's `./...` skips them,
+// so go build, go vet and go list of `./...` would leave the packages out).
+func CheckElem(elem string) error {
+	if err := module.CheckImportPath(elem); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "malformed import path "+strconv.Quote(elem)+": ")
+		if strings.Contains(msg, "Windows") {
+			msg += ", and the go tool refuses it on every system"
+		}
+		return errors.New(msg)
+	}
+	switch {
+	case elem == "vendor":
+		return errVendor
+	case elem == "testdata":
+		return errors.New("`./...` skips a directory named testdata: go build, go vet and go list of ./... would leave the packages out")
+	case strings.HasPrefix(elem, ".") || strings.HasPrefix(elem, "_"):
+		return errors.New("`./...` skips a directory whose name starts with . or _: go build, go vet and go list of ./... would leave the packages out")
+	}
+	return nil
 }

@@ -93,3 +93,29 @@ func TestCheckImportPath(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckElem checks the elements a generated import path may not have: the go
+// tool's own (module.CheckImportPath) and those `./...` skips or reads as vendored.
+func TestCheckElem(t *testing.T) {
+	t.Parallel()
+	for elem, want := range map[string]string{
+		"orders": "", "n2fa": "", "auxiliary": "", "internal": "", "a.b": "", "con2": "",
+		"aux":      `"aux" disallowed as path element component on Windows, and the go tool refuses it on every system`,
+		"Nul.txt":  `"Nul" disallowed as path element component on Windows, and the go tool refuses it on every system`,
+		"com9":     `"com9" disallowed as path element component on Windows, and the go tool refuses it on every system`,
+		"vendor":   "the go tool reads a package below a vendor directory as vendored: the generated packages could not import each other",
+		"testdata": "`./...` skips a directory named testdata: go build, go vet and go list of ./... would leave the packages out",
+		"_x":       "`./...` skips a directory whose name starts with . or _: go build, go vet and go list of ./... would leave the packages out",
+		".x":       "`./...` skips a directory whose name starts with . or _: go build, go vet and go list of ./... would leave the packages out",
+		"abcdef~1": "trailing tilde and digits in path element",
+		"a b":      "invalid char ' '",
+	} {
+		got := ""
+		if err := CheckElem(elem); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("CheckElem(%q) = %q, want %q", elem, got, want)
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/babelqueue/bqgen/internal/gomod"
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -156,7 +157,10 @@ var reservedDir = map[string]bool{"internal": true, "testdata": true, "vendor": 
 // context packages that import it), not one the go tool treats specially
 // (`main` builds a command, `documentation` is ignored, `init` cannot be
 // imported), and not one the generated context files need for themselves
-// (reservedRoot).
+// (reservedRoot, and the forms of their package-level variables: PatternVar,
+// PIIVar, DescVar). The context files import the root package under its name, so
+// any of these would be redeclared or shadowed there; the emitter's tests derive the
+// list from the generated files.
 func CheckPackage(name string) error {
 	switch {
 	case token.IsKeyword(name):
@@ -169,6 +173,8 @@ func CheckPackage(name string) error {
 		return errors.New("a name the go tool treats specially")
 	case reservedRoot[name]:
 		return errors.New("a name the generated context packages use for an import or a parameter")
+	case isGeneratedVar(name):
+		return errors.New("a name of the form of the variables the generated context packages declare (pattern0, piiCreated, tdCreated)")
 	}
 	return nil
 }
@@ -215,18 +221,6 @@ func ContextPackage(ctx, root string) string {
 
 // ---- names ----
 
-// RuntimeIdentifiers are the exported package-level names the generated runtime
-// (babelqueue.go in the root package) declares; a named type, or a type or
-// constant declared inside one, that maps onto one of them collides.
-var RuntimeIdentifiers = []string{
-	"DeadLetter", "DeadLetterReason", "DeadLetterReasonOf", "Decode", "DefaultMaxBodySize", "ErrHandlerPanic", "ErrInvalidData",
-	"ErrMalformedEnvelope", "ErrUnknownURN", "ErrUnsupportedSchemaVersion", "Handle", "Message", "MessageData",
-	"Meta", "Money", "New", "NewRouter", "NewUUID", "Nullable", "NullableOf", "Option", "PanicError", "Ptr", "Publish", "Publisher",
-	"ReasonFailed", "ReasonPoison", "ReasonUnknownURN", "Router", "RouterOption", "Timestamp",
-	"TimestampOf", "UUID", "ValidationError", "ValidationErrors", "WithClock",
-	"WithIDSource", "WithMaxBodySize", "WithQueue", "WithTraceID",
-}
-
 // StructMethods are the methods generated on every struct; a field may not share their
 // names. BabelQueueMessage is the hook of message data types (the runtime's
 // MessageData constraint).
@@ -272,6 +266,29 @@ func (n *Names) Context(ctx string) *Package { return n.byContext[ctx] }
 // identifier of this form.
 func PatternVar(i int) string { return "pattern" + strconv.Itoa(i) }
 
+// PIIVar is the name of the package-level variable listing the protected paths of
+// the message type typeName (`piiCreated`), in the message's context package.
+func PIIVar(typeName string) string { return "pii" + typeName }
+
+// DescVar is the name of the package-level descriptor variable of the type typeName
+// (`tdCreated`), in the package declaring the type.
+func DescVar(typeName string) string { return "td" + typeName }
+
+// isGeneratedVar reports whether name has the form of a package-level variable the
+// generated files declare: PatternVar (pattern0), PIIVar or DescVar of an exported
+// name (piiCreated, tdCreated).
+func isGeneratedVar(name string) bool {
+	if rest, ok := strings.CutPrefix(name, "pattern"); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+		return true
+	}
+	for _, p := range []string{"pii", "td"} {
+		if rest, ok := strings.CutPrefix(name, p); ok && IsExported(rest) {
+			return true
+		}
+	}
+	return false
+}
+
 // MessageIdents are the identifiers generated for one message in its context
 // package, all derived from its data type's name (Names.Messages).
 type MessageIdents struct {
@@ -300,6 +317,9 @@ type Collision struct {
 	Hint string
 	// Msg, when set, is the whole message (the problem is not a collision).
 	Msg string
+	// ImportPath marks a package directory the go tool refuses as an import path
+	// element (gomod.CheckElem; rule BQ053), not a name collision (BQ030).
+	ImportPath bool
 }
 
 // Message describes the collision in one sentence (rule BQ030's message).
@@ -401,7 +421,7 @@ func (p *planner) scope(pkg *Package) map[string]owner {
 func (p *planner) run(reg *model.Registry) (*Names, []Collision) {
 	root := p.n.Root
 	rs := p.scope(root)
-	for _, id := range RuntimeIdentifiers {
+	for _, id := range RuntimeIdentifiers() {
 		rs[id] = owner{what: "the generated runtime's " + id}
 	}
 	for _, t := range reg.Types {
@@ -479,6 +499,20 @@ func (p *planner) contexts(reg *model.Registry) {
 		} else if name == "" {
 			p.colls = append(p.colls, Collision{What: what, Pos: pos,
 				Hint: "no Go package name can be derived; set one with `go: {contexts: {" + ctx + ": name}}`"})
+		}
+		if name != "" {
+			if err := gomod.CheckElem(name); err != nil {
+				c := Collision{Name: name, What: what, Pos: pos, ImportPath: true,
+					Msg:  fmt.Sprintf("the Go package directory %q of %s cannot be in an import path: %v", name, what, err),
+					Hint: "name the package with `go: {contexts: {" + ctx + ": " + name + "pkg}}`"}
+				if over, ok := reg.GoContexts[ctx]; ok && over.Name == name {
+					c.What += " (go.contexts)"
+					c.Msg = fmt.Sprintf("the Go package directory %q that go.contexts gives %s cannot be in an import path: %v", name, what, err)
+					c.Hint = "choose another name in `go: {contexts: {" + ctx + ": …}}`, such as " + name + "pkg"
+				}
+				p.colls = append(p.colls, c)
+				name = ""
+			}
 		}
 		pkg := &Package{Context: ctx, Dir: name, Name: name, Pos: m.Pos}
 		pkgs = append(pkgs, pkg)

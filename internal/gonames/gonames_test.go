@@ -253,7 +253,10 @@ func TestValidPackage(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]bool{"events": true, "type": false, "_": false, "1x": false, "my-pkg": false, "main": false,
 		"documentation": false, "init": false, "string": false, "error": false, "any": false, "bqrt": false, "context": false,
-		"data": false, "r": false, "my_events": true, "Events": true} {
+		"data": false, "r": false, "my_events": true, "Events": true,
+		// The forms of the context files' package-level variables.
+		"pattern0": false, "pattern12": false, "piiCreated": false, "tdCreatedV2": false,
+		"pattern": true, "patterns": true, "pattern_0": true, "pii": true, "piicreated": true, "td": true, "tdx": true} {
 		if got := ValidPackage(name); got != want {
 			t.Errorf("ValidPackage(%q) = %v", name, got)
 		}

@@ -40,6 +40,27 @@ type Options struct {
 	Ext string
 	// DryRun computes the plan and writes nothing (`generate --check`).
 	DryRun bool
+	// RootFile, when set, names the file that marks the root of an output
+	// ("babelqueue.go"), and IsRoot recognises it from its first 64 KiB. A
+	// subdirectory holding such a file is the output of another run (another
+	// registry generated there): Sync never scans it for stale files, never removes
+	// it or anything below it, and refuses (ErrUnsafePath) to write into it.
+	RootFile string
+	IsRoot   func(content []byte) bool
+}
+
+// otherRoot reports whether the directory abs (a subdirectory of the output
+// directory) holds the root of another output (Options.RootFile, Options.IsRoot).
+func (o Options) otherRoot(abs string) bool {
+	if o.RootFile == "" || o.IsRoot == nil {
+		return false
+	}
+	p := filepath.Join(abs, o.RootFile)
+	if info, err := os.Lstat(p); err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	b, err := readPrefix(p, headerLimit)
+	return err == nil && o.IsRoot(b)
 }
 
 // Plan is what Sync did, or would do with DryRun: slash-separated paths relative to
@@ -93,7 +114,8 @@ func checkName(name string) error {
 // opts.Generated recognises and that are no longer produced — in dir, in each of its
 // direct subdirectories and in the directories of files — then the subdirectories
 // that leaves empty, and leaves unchanged files alone (their modification time is
-// kept). A subdirectory with its own go.mod is never scanned and never written into.
+// kept). A subdirectory with its own go.mod, or holding the root of another output
+// (Options.RootFile), is never scanned and never written into.
 // Before changing anything it checks every file: a hand-written file in the way
 // (ErrNotGenerated), a symbolic link, a name that is not a clean relative path or a
 // nested module (ErrUnsafePath) stop it with nothing written. When writing, renaming
@@ -154,7 +176,7 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 		}
 	}
 	for d := range dirs {
-		if err := checkSubdir(dir, d); err != nil {
+		if err := checkSubdir(dir, d, opts); err != nil {
 			return plan, err
 		}
 	}
@@ -236,8 +258,9 @@ func checkOutputPath(dir string) error {
 
 // checkSubdir checks the existing part of the relative directory rel of dir: every
 // component must be a real directory (not a symbolic link), and none may hold a
-// go.mod (the generated package would then belong to another module).
-func checkSubdir(dir, rel string) error {
+// go.mod (the generated package would then belong to another module) or the root of
+// another output (Options.RootFile).
+func checkSubdir(dir, rel string, opts Options) error {
 	cur := dir
 	for _, e := range strings.Split(rel, "/") {
 		cur = filepath.Join(cur, e)
@@ -253,6 +276,9 @@ func checkSubdir(dir, rel string) error {
 		}
 		if _, err := os.Lstat(filepath.Join(cur, "go.mod")); err == nil {
 			return fmt.Errorf("%s: %w: it holds a go.mod, so packages generated there would belong to another module; remove it or choose another -o", cur, ErrUnsafePath)
+		}
+		if opts.otherRoot(cur) {
+			return fmt.Errorf("%s: %w: it holds the output of another bqgen run (its %s), which this one would break; move that output, choose another -o, or rename the package that needs the directory", cur, ErrUnsafePath, opts.RootFile)
 		}
 	}
 	return nil
@@ -288,6 +314,9 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 		if rel != "" {
 			if _, err := os.Lstat(filepath.Join(abs, "go.mod")); err == nil {
 				continue // another module
+			}
+			if opts.otherRoot(abs) {
+				continue // another output
 			}
 		}
 		entries, err := os.ReadDir(abs)

@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +35,8 @@ import (
 //	BQGEN_PROPERTY_SEED        first seed (default 1)
 //	BQGEN_PROPERTY_MUTATIONS   random mutations per message (default 40)
 //	BQGEN_PROPERTY_MESSAGES    messages per registry before .v2 successors (default 6)
+//	BQGEN_PROPERTY_ADVERSARIAL adversarial registries (default 2; adversarial_test.go)
+//	BQGEN_PROPERTY_CHANGES     adversarial changes tried per registry (default 150 of ~460)
 func envInt(t *testing.T, name string, def int) int {
 	s := os.Getenv(name)
 	if s == "" {
@@ -46,14 +50,20 @@ func envInt(t *testing.T, name string, def int) int {
 }
 
 type set struct {
-	name  string
+	name  string // the tree's directory in the module
 	seed  uint64
 	reg   *model.Registry
 	names *gonames.Names
+	// buildOnly: the set is built, vetted and listed, but has no corpus.
+	buildOnly bool
 }
 
-// TestRandomRegistries is the property: for random valid registries, the generated
-// package compiles and passes go vet; on every instance (the agreement corpus of the
+// TestRandomRegistries is the property: for random valid registries, and for
+// adversarial ones (adversarial_test.go: names and texts drawn from Go keywords and
+// predeclared identifiers, every runtime identifier, Windows device names, directive
+// lines, names equal after case folding or initialisms, each kept when `check` still
+// passes), the generated packages compile and pass go vet (`go build ./...`, `go vet
+// ./...`) and `go list ./...` lists every one of them; on every instance (the agreement corpus of the
 // model plus random mutations) the generated decoder (UnmarshalJSON) and jsonschema/v6
 // on the emitted 2020-12 data schema give the same verdict, equal to the corpus'
 // expectation where it has one; and Router.Dispatch of an envelope carrying the
@@ -68,20 +78,39 @@ func TestRandomRegistries(t *testing.T) {
 	first := envInt(t, "BQGEN_PROPERTY_SEED", 1)
 	nmut := envInt(t, "BQGEN_PROPERTY_MUTATIONS", 40)
 	nmsg := envInt(t, "BQGEN_PROPERTY_MESSAGES", 6)
+	nadv := envInt(t, "BQGEN_PROPERTY_ADVERSARIAL", 2)
+	nchg := envInt(t, "BQGEN_PROPERTY_CHANGES", 150)
 
 	var sets []set
 	var corpus []agreement.Instance
-	for i := 0; i < nreg; i++ {
+	var kept, rejected int
+	for i := 0; i < nreg+nadv; i++ {
 		seed := uint64(first + i)
 		name := fmt.Sprintf("r%d", seed)
-		src := synth.Random(synth.RandomOptions{Seed: seed, Messages: nmsg, Package: name})
-		reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{name + ".yaml": src})
-		if err != nil || reg == nil || diags.HasErrors() {
-			t.Fatalf("seed %d does not load cleanly (err %v): %v\n%s", seed, err, diags, src)
+		var src []byte
+		var reg *model.Registry
+		if i < nreg {
+			src = synth.Random(synth.RandomOptions{Seed: seed, Messages: nmsg, Package: name})
+			r, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{name + ".yaml": src})
+			if err != nil || r == nil || diags.HasErrors() {
+				t.Fatalf("seed %d does not load cleanly (err %v): %v\n%s", seed, err, diags, src)
+			}
+			reg = r
+		} else {
+			name = fmt.Sprintf("a%d", seed)
+			var k, r int
+			src, reg, k, r = adversarial(t, seed, name, nchg)
+			kept, rejected = kept+k, rejected+r
 		}
-		names, colls := gonames.Plan(reg, name)
+		names, colls := gonames.Plan(reg, reg.GoPackage)
 		if len(colls) > 0 {
 			t.Fatalf("seed %d: Go name collisions %+v", seed, colls)
+		}
+		if i >= nreg {
+			// The adversarial registries are about names and texts: they are
+			// built, vetted and listed, not run.
+			sets = append(sets, set{name: name, seed: seed, reg: reg, names: names, buildOnly: true})
+			continue
 		}
 		c, err := agreement.Corpus(name, reg)
 		if err != nil {
@@ -115,7 +144,7 @@ func TestRandomRegistries(t *testing.T) {
 			}
 		}
 		corpus = append(corpus, c...)
-		sets = append(sets, set{name, seed, reg, names})
+		sets = append(sets, set{name: name, seed: seed, reg: reg, names: names})
 	}
 
 	goV := runGenerated(t, sets, corpus)
@@ -162,10 +191,15 @@ func TestRandomRegistries(t *testing.T) {
 		t.Errorf("DISAGREEMENT on %s %s (seed %d) %s\n  instance:      %s\n  go:            %s\n  jsonschema/v6: %v\n  expected:      %v",
 			in.Set, in.URN, sets[indexOf(sets, in.Set)].seed, in.Name, in.JSON, g.decode, j, in.Expect)
 	}
-	var urns int
+	var urns, advURNs int
 	for _, s := range sets {
-		urns += len(s.reg.Messages)
+		if s.buildOnly {
+			advURNs += len(s.reg.Messages)
+		} else {
+			urns += len(s.reg.Messages)
+		}
 	}
+	t.Logf("%d adversarial registries (%d URNs): %d changes kept, %d rejected by check; built, vetted, listed", nadv, advURNs, kept, rejected)
 	t.Logf("%d random registries (seeds %d..%d, %d URNs): go vet and go build clean in %v; %d instances, %d agree (%d valid), %d not exact doubles where Go still rounds (known), %d with a number beyond a double (malformed, docs/decisions.md#non-finite-numbers), total %v",
 		nreg, first, first+nreg-1, urns, tGo.Round(time.Millisecond), len(corpus), agree, valid, inexact, overflow, time.Since(start).Round(time.Millisecond))
 }
@@ -269,6 +303,7 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 	t.Helper()
 	mod := gomodtest.New(t, "example.com/property")
 	var imports, targets strings.Builder
+	wantPkgs := []string{"example.com/property/cmd/property"}
 	for _, s := range sets {
 		root := "example.com/property/" + s.name
 		files, err := golang.Emit(s.reg, s.names, golang.Options{ImportPath: root})
@@ -283,7 +318,14 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 			}
 			mod.Write(s.name+"/"+f.Name, f.Content)
 		}
-		fmt.Fprintf(&imports, "\t%q\n", root)
+		wantPkgs = append(wantPkgs, root, root+"/"+gonames.BqrtDir)
+		for _, dir := range sortedContexts(s.names) {
+			wantPkgs = append(wantPkgs, root+"/"+dir)
+		}
+		if s.buildOnly {
+			continue
+		}
+		fmt.Fprintf(&imports, "\t%s %q\n", s.name, root)
 		imported := map[string]bool{}
 		fmt.Fprintf(&targets, "\t{\n\t\tr := %s.NewRouter()\n", s.name)
 		for _, m := range s.reg.Messages {
@@ -301,6 +343,13 @@ func runGenerated(t *testing.T, sets []set, corpus []agreement.Instance) []verdi
 	}
 	mod.Write("cmd/property/main.go", fmt.Appendf(nil, mainTemplate, imports.String(), targets.String()))
 	mod.Go("vet", "./...")
+	mod.Go("build", "./...")
+	// A package a build constraint excludes drops out of ./... silently: go vet and
+	// go build of ./... pass without it.
+	sort.Strings(wantPkgs)
+	if got := strings.Fields(string(mod.Go("list", "./..."))); !slices.Equal(got, wantPkgs) {
+		t.Errorf("go list ./... =\n%q\nwant every generated package\n%q", got, wantPkgs)
+	}
 	bin := mod.Build("./cmd/property")
 	var lines bytes.Buffer
 	for _, in := range corpus {
@@ -336,6 +385,9 @@ func runJSONSchema(t *testing.T, sets []set, corpus []agreement.Instance) []bool
 	c.AssertFormat()
 	compiled := map[string]*js.Schema{}
 	for _, s := range sets {
+		if s.buildOnly {
+			continue
+		}
 		files, err := jsonschema.Emit(s.reg, jsonschema.Options{Draft: jsonschema.Draft2020, BaseID: "urn:babel:property:" + s.name + ":"})
 		if err != nil {
 			t.Fatal(err)

@@ -467,11 +467,7 @@ func TestRegistryTextStaysInComments(t *testing.T) {
 			if copied(f) {
 				continue
 			}
-			fset := token.NewFileSet()
-			af, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
-			if err != nil {
-				t.Fatalf("%s does not parse: %v", f.Name, err)
-			}
+			fset, af := parseFile(t, f.Name, f.Content)
 			var names []string
 			for _, d := range af.Decls {
 				switch d := d.(type) {

@@ -353,10 +353,10 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 // ---- declarations ----
 
 // descVar is the package-level descriptor of the declared (non-named) type name.
-func descVar(name string) string { return "td" + name }
+func descVar(name string) string { return gonames.DescVar(name) }
 
 // piiVar is the package-level list of the protected paths of the message type name.
-func piiVar(name string) string { return "pii" + name }
+func piiVar(name string) string { return gonames.PIIVar(name) }
 
 // protected returns the paths of m's values that a Cipher protects
 // (pii.Inventory.Protected), nil when it has none.
@@ -423,7 +423,7 @@ func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Mes
 		} else {
 			line = strconv.Quote(p.Name) + ": " + line
 		}
-		st.Comment(strings.TrimRight(sanitize(line), " \t"))
+		st.Comment(directiveSafe("// " + strings.TrimRight(sanitize(line), " \t")))
 		fields = append(fields, st)
 	}
 	f.Add(comment(doc).Type().Id(name).Struct(fields...))
@@ -506,8 +506,9 @@ func comment(lines []string, extra ...string) *jen.Statement {
 // code block), but only when the comment is written at column 1, which jen's raw
 // output is not; without this, a registry description could make a generated file
 // that gofmt changes. Every line carries its own `//` marker, so no registry text
-// can end the comment or start a directive (`//go:generate`, `//line`): the text
-// "//go:generate x" comes out as "// //go:generate x".
+// can end the comment, and goes through directiveSafe, so that none is a directive:
+// the text "//go:generate x" comes out as "// //go:generate x", "+build ignore" as
+// "// `+build` ignore".
 func docComment(text string) []string {
 	var p doccomment.Parser
 	var pr doccomment.Printer
@@ -522,8 +523,40 @@ func docComment(text string) []string {
 		default:
 			lines[i] = "// " + l
 		}
+		lines[i] = directiveSafe(lines[i])
 	}
 	return lines
+}
+
+// directiveWords are the starts of a comment's text, after the `//` and any blanks,
+// that a Go tool reads as a directive even with blanks in between: `+build` (go/build's
+// build constraints, which gofmt also hoists to the top of the file as `//go:build`,
+// and go vet's buildtag check), `go:` (go vet's buildtag reads `// go:build`-like
+// lines; other tools are as lax) and `#cgo` (cgo's preamble, whose lines are read
+// without the comment marker). Directives that need the text right after `//`
+// (`//go:generate`, `//go:linkname`, `//line`, `//export`, `//extern`) cannot arise:
+// every line the emitter writes from registry text starts with "// ", "//\t" or is
+// "//".
+var directiveWords = []string{"+build", "go:", "#cgo"}
+
+// directiveSafe returns the comment line l (starting with `//`, one line of text
+// from the registry) unchanged, unless its text starts with a directiveWord: that first
+// word is then put in backquotes ("// +build ignore" → "// `+build` ignore"), which
+// keeps the text readable and makes the line no directive for any tool. It is the one
+// place comment lines written from registry text pass through (docComment and the
+// field comments of structType).
+func directiveSafe(l string) string {
+	text := strings.TrimLeft(strings.TrimPrefix(l, "//"), " \t")
+	for _, w := range directiveWords {
+		if strings.HasPrefix(text, w) {
+			end := strings.IndexAny(text, " \t")
+			if end < 0 {
+				end = len(text)
+			}
+			return l[:len(l)-len(text)] + "`" + text[:end] + "`" + text[end:]
+		}
+	}
+	return l
 }
 
 // sanitize replaces control characters (which BQ036 rejects anyway) by spaces.

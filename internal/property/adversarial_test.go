@@ -1,0 +1,322 @@
+package property
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"go/types"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/babelqueue/bqgen/internal/gonames"
+	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/registry"
+)
+
+// The adversarial lists of issue 20, item 9: names and texts a registry may hold that
+// reached the go tool on main and broke it after `check` passed.
+var (
+	// windowsNames are the device names the go tool refuses as import path elements
+	// on every system.
+	windowsNames = []string{"con", "prn", "aux", "nul", "com1", "com5", "com9", "lpt1", "lpt9"}
+	// directiveLines are texts that, as a comment line, a Go tool could read as a
+	// directive, or that try to leave the comment.
+	directiveLines = []string{"+build ignore", "go:build ignore", "//go:build ignore", "go:generate sh -c 'echo PWNED'",
+		"//go:generate sh -c 'echo PWNED'", "go:linkname evil runtime.evil", "line evil.go:1", "//line evil.go:1",
+		"export Evil", "//export Evil", "#cgo LDFLAGS: -levil", "/* open", "*/ close", "Intro.\n\n\t+build ignore",
+		"Intro.\n\n    go:build ignore", "text\n+build linux\nmore"}
+	// specialNames are names the go tool or the generated files treat specially.
+	specialNames = []string{"main", "init", "documentation", "internal", "testdata", "vendor", "bqrt", "context",
+		"slog", "regexp", "errors", "fmt", "strings", "pattern0", "pattern1", "babelqueue", "types", "events",
+		"data", "ctx", "opts", "h", "r", "x", "b", "urn", "queue", "desc", "pii"}
+	// foldPairs are keys and names equal after case folding, separators or the
+	// initialism rules of gonames.Camel.
+	foldPairs = [][2]string{{"url", "URL"}, {"id", "ID"}, {"api_key", "APIKey"}, {"http_url", "httpURL"},
+		{"user-id", "user_id"}, {"i_d", "id"}, {"Api", "API"}, {"mW", "MW"}, {"a.b", "a_b"}, {"uuid", "UUID"},
+		{"json_id", "JSONID"}, {"created", "Created"}, {"x", "X"}}
+)
+
+// goKeywords returns Go's keywords (go/token).
+func goKeywords() []string {
+	var out []string
+	for tok := token.Token(0); tok < 200; tok++ {
+		if tok.IsKeyword() {
+			out = append(out, tok.String())
+		}
+	}
+	return out
+}
+
+// lowerNames is every adversarial word usable as a lower-case name: keywords,
+// predeclared identifiers, special and Windows names, the runtime's identifiers in
+// lower case, and the generated struct methods in lower case.
+func lowerNames() []string {
+	var out []string
+	out = append(out, goKeywords()...)
+	out = append(out, types.Universe.Names()...)
+	out = append(out, specialNames...)
+	out = append(out, windowsNames...)
+	for _, w := range windowsNames {
+		out = append(out, strings.ToUpper(w), w+".txt")
+	}
+	for _, id := range gonames.RuntimeIdentifiers() {
+		out = append(out, strings.ToLower(id), snake(id))
+	}
+	for _, m := range gonames.StructMethods {
+		out = append(out, strings.ToLower(m), snake(m))
+	}
+	for _, p := range foldPairs {
+		out = append(out, p[0], p[1])
+	}
+	return out
+}
+
+// upperNames is every adversarial word usable as a Go type name: the runtime's
+// exported identifiers, the generated struct methods, keywords and predeclared
+// identifiers capitalised, and the case-fold pairs.
+func upperNames() []string {
+	out := append([]string(nil), gonames.RuntimeIdentifiers()...)
+	out = append(out, gonames.StructMethods...)
+	for _, n := range append(goKeywords(), types.Universe.Names()...) {
+		out = append(out, strings.ToUpper(n[:1])+n[1:])
+	}
+	for _, p := range foldPairs {
+		for _, n := range p {
+			if n != "" && n[0] >= 'A' && n[0] <= 'Z' {
+				out = append(out, n)
+			}
+		}
+	}
+	return append(out, "With", "Reason", "New", "Err", "Dead")
+}
+
+// snake writes an identifier in snake_case (EnvelopeEncoder → envelope_encoder).
+func snake(id string) string {
+	var b strings.Builder
+	for i, r := range id {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// advReg is an adversarial registry under construction.
+type advReg struct {
+	Version   int                       `json:"version"`
+	Consumers []string                  `json:"consumers"`
+	Go        advGo                     `json:"go"`
+	Types     map[string]map[string]any `json:"types,omitempty"`
+	Messages  map[string]map[string]any `json:"messages"`
+}
+
+type advGo struct {
+	Package  string            `json:"package"`
+	Contexts map[string]string `json:"contexts,omitempty"`
+}
+
+func (r *advReg) clone() *advReg {
+	b, err := json.Marshal(r)
+	if err != nil {
+		panic(err)
+	}
+	var c advReg
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(err)
+	}
+	if c.Types == nil {
+		c.Types = map[string]map[string]any{}
+	}
+	return &c
+}
+
+func (r *advReg) yaml() []byte {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+// baseMessage is the message every candidate may change: its data, summary and
+// description.
+const baseMessage = "urn:babel:orders:created"
+
+func message(summary string, props map[string]any) map[string]any {
+	return map[string]any{"summary": summary, "owner": "team", "data": map[string]any{"properties": props}}
+}
+
+func intField() map[string]any {
+	return map[string]any{"type": "integer", "minimum": 1, "maximum": 100}
+}
+
+// candidates returns the changes an adversarial registry is built from: every name
+// and text of the lists, each in one role drawn from rng (a named type, a type's
+// field or enum value, a field key, a bounded context, an event name, a go.contexts
+// or go.package name, a summary, description, deprecation reason), in an order drawn
+// from rng.
+func candidates(rng *rand.Rand) []func(*advReg) {
+	var out []func(*advReg)
+	pick := func(roles ...func(*advReg)) { out = append(out, roles[rng.IntN(len(roles))]) }
+	for _, n := range upperNames() {
+		pick(func(r *advReg) {
+			r.Types[n] = map[string]any{"type": "object", "properties": map[string]any{"id": intField()}}
+		},
+			func(r *advReg) { r.Types[n] = map[string]any{"type": "string", "maxLength": 8} })
+	}
+	// Names derived inside a type: With + cipher → WithCipher, Reason + failed →
+	// ReasonFailed, an enum's values equal after case folding.
+	for i, p := range foldPairs {
+		out = append(out, func(r *advReg) {
+			r.Types[fmt.Sprintf("Mode%d", i)] = map[string]any{"type": "string", "enum": []any{p[0], p[1]}}
+		})
+	}
+	for _, id := range gonames.RuntimeIdentifiers() {
+		words := gonames.Words(id)
+		if len(words) < 2 {
+			continue
+		}
+		head, tail := words[0], snake(strings.Join(words[1:], ""))
+		pick(func(r *advReg) {
+			r.Types[head] = map[string]any{"type": "object", "properties": map[string]any{tail: map[string]any{"type": "object", "properties": map[string]any{"id": intField()}}}}
+		},
+			func(r *advReg) { r.Types[head] = map[string]any{"type": "string", "enum": []any{tail}} })
+	}
+	for _, n := range lowerNames() {
+		roles := []func(*advReg){
+			// A field key of the base message.
+			func(r *advReg) {
+				r.Messages[baseMessage]["data"].(map[string]any)["properties"].(map[string]any)[n] = intField()
+			},
+			// The root package's name.
+			func(r *advReg) { r.Go.Package = n },
+		}
+		if ctx := contextOf(n); ctx != "" {
+			roles = append(roles,
+				// A bounded context, and an event name.
+				func(r *advReg) {
+					r.Messages["urn:babel:"+ctx+":created"] = message("S.", map[string]any{"id": intField()})
+				},
+				func(r *advReg) { r.Messages["urn:babel:orders:"+ctx] = message("S.", map[string]any{"id": intField()}) },
+				// The package go.contexts gives a bounded context.
+				func(r *advReg) {
+					r.Messages["urn:babel:billing:paid"] = message("S.", map[string]any{"id": intField()})
+					r.Go.Contexts = map[string]string{"billing": n}
+				})
+		}
+		pick(roles...)
+	}
+	for _, text := range directiveLines {
+		roles := []func(*advReg){
+			func(r *advReg) { r.Messages[baseMessage]["summary"] = text },
+			func(r *advReg) { r.Messages[baseMessage]["description"] = text },
+			func(r *advReg) { r.Messages[baseMessage]["deprecated"] = text },
+			func(r *advReg) {
+				r.Messages[baseMessage]["data"].(map[string]any)["properties"].(map[string]any)["noted"] = map[string]any{"type": "string", "description": text, "deprecated": text}
+			},
+			func(r *advReg) {
+				r.Types["Described"] = map[string]any{"type": "object", "description": text, "properties": map[string]any{"id": map[string]any{"type": "integer", "description": text}}}
+			},
+			func(r *advReg) {
+				r.Types["Coded"] = map[string]any{"type": "string", "description": text, "enum": []any{text}}
+			},
+		}
+		// Two roles each: a text is the most direct route to a directive.
+		pick(roles...)
+		pick(roles...)
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// contextOf is n as a bounded context name ([a-z0-9-]), or "".
+func contextOf(n string) string {
+	return strings.ToLower(strings.Trim(strings.Map(func(r rune) rune {
+		switch {
+		case (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '-'
+	}, n), "-"))
+}
+
+// adversarial returns a registry built from the adversarial lists by seed: the first
+// n candidate changes (all when n is 0 or more than there are), each kept when the
+// registry still loads without errors (so the result is check-clean by
+// construction), and the counts of kept and rejected changes.
+func adversarial(t *testing.T, seed uint64, name string, n int) (src []byte, reg *model.Registry, kept, rejected int) {
+	t.Helper()
+	r := &advReg{Version: 1, Consumers: []string{"go"}, Go: advGo{Package: name}, Types: map[string]map[string]any{},
+		Messages: map[string]map[string]any{baseMessage: message("S.", map[string]any{"id": intField()})}}
+	load := func(b []byte) (*model.Registry, bool) {
+		reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{name + ".yaml": b})
+		return reg, err == nil && reg != nil && !diags.HasErrors()
+	}
+	if _, ok := load(r.yaml()); !ok {
+		t.Fatalf("seed %d: the base registry does not load", seed)
+	}
+	// Each change is first tried alone on the base registry (cheap), then the ones
+	// that pass are applied in chunks; a chunk that fails as a whole (two changes
+	// that collide with each other) is applied one change at a time.
+	base := r
+	var alone []func(*advReg)
+	all := candidates(rand.New(rand.NewPCG(seed, 0x61647672))) // "advr"
+	if n > 0 && n < len(all) {
+		all = all[:n]
+	}
+	for _, change := range all {
+		c := base.clone()
+		change(c)
+		if _, ok := load(c.yaml()); ok {
+			alone = append(alone, change)
+		} else {
+			rejected++
+		}
+	}
+	const chunk = 24
+	for i := 0; i < len(alone); i += chunk {
+		group := alone[i:min(i+chunk, len(alone))]
+		c := r.clone()
+		for _, change := range group {
+			change(c)
+		}
+		if _, ok := load(c.yaml()); ok {
+			r, kept = c, kept+len(group)
+			continue
+		}
+		for _, change := range group {
+			c := r.clone()
+			change(c)
+			if _, ok := load(c.yaml()); ok {
+				r, kept = c, kept+1
+			} else {
+				rejected++
+			}
+		}
+	}
+	src = r.yaml()
+	reg, ok := load(src)
+	if !ok {
+		t.Fatalf("seed %d: the adversarial registry does not load", seed)
+	}
+	return src, reg, kept, rejected
+}
+
+// sortedContexts lists the context package directories of names.
+func sortedContexts(names *gonames.Names) []string {
+	var out []string
+	for _, p := range names.Contexts {
+		out = append(out, p.Dir)
+	}
+	sort.Strings(out)
+	return out
+}
