@@ -10,4 +10,4 @@ require (
 	golang.org/x/text v0.14.0
 )
 
-require golang.org/x/mod v0.30.0 // indirect
+require golang.org/x/mod v0.30.0
