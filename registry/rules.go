@@ -34,6 +34,7 @@ const (
 	RuleEnumValue       = "BQ041"
 	RulePIIReach        = "BQ048"
 	RulePIINested       = "BQ049"
+	RuleSDKSchemaSize   = "BQ050"
 )
 
 // Rule describes one rule of the catalogue.
@@ -195,6 +196,10 @@ var rules = []Rule{
 		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
 		Hint:        "mark either the value or the fields inside it, not both: a marked object, array or map is protected as one value",
 		Silenceable: true},
+	{ID: RuleSDKSchemaSize, Severity: SeverityError,
+		Title:  "message whose SDK schema exceeds its own budget: inlining its named types (the SDKs follow no $ref) would add more than 1 MiB, or nest it deeper than 100 levels",
+		Source: "docs/jsonschema.md (the manifest profile); docs/decisions.md#personal-data-fails-closed",
+		Hint:   "use fewer or smaller named types in this message (a type used twice at each of many levels doubles the schema at each level; each use copies the type's descriptions), or split the message"},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id
