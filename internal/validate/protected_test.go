@@ -98,17 +98,8 @@ func TestProtectedValues(t *testing.T) {
 // line, in Data as in Envelope.
 func TestProblemsBounded(t *testing.T) {
 	t.Parallel()
-	src := "version: 1\nmessages:\n  urn:babel:t:happened:\n    data:\n      properties:\n" +
-		"        code: {type: string, pattern: \"^[a-z]+$\"}\n" +
-		"        tags: {type: map, values: {type: string, maxLength: 1}}\n"
-	reg, ds, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
-	if err != nil || ds.HasErrors() {
-		t.Fatal(err, ds)
-	}
-	v, err := New(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	props := []string{`code: {type: string, pattern: "^[a-z]+$"}`, `tags: {type: map, values: {type: string, maxLength: 1}}`}
+	v := messageValidator(t, "        "+strings.Join(props, "\n        ")+"\n")
 	big := strings.Repeat("A", 1<<20)
 	data := `{"code":"` + big + `","tags":{"` + big + `":"xx"}}`
 	env := `{"trace_id":"4bf92f35-77b3-4da6-a3ce-929d0e0e4736","job":"urn:babel:t:happened","data":` + data +
@@ -137,17 +128,9 @@ func TestProblemsBounded(t *testing.T) {
 // runtime writes it; declared keys stay.
 func TestMarkedMapKeys(t *testing.T) {
 	t.Parallel()
-	src := "version: 1\nmessages:\n  urn:babel:t:happened:\n    data:\n      properties:\n" +
-		"        phones: {type: map, x-gdpr-sensitive: true, values: {type: object, properties: {number: {type: string, pattern: \"^[0-9]+$\"}}}}\n" +
-		"        open: {type: map, values: {type: string, maxLength: 1}}\n"
-	reg, ds, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
-	if err != nil || ds.HasErrors() {
-		t.Fatal(err, ds)
-	}
-	v, err := New(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	props := []string{`phones: {type: map, x-gdpr-sensitive: true, values: {type: object, properties: {number: {type: string, pattern: "^[0-9]+$"}}}}`,
+		`open: {type: map, values: {type: string, maxLength: 1}}`}
+	v := messageValidator(t, "        "+strings.Join(props, "\n        ")+"\n")
 	ps, err := v.Data("urn:babel:t:happened", []byte(`{"phones":{"ada@example.com":{"number":"+44 20"}},"open":{"key":"xy"}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -163,4 +146,20 @@ func TestMarkedMapKeys(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// messageValidator returns a Validator of a registry with one message,
+// urn:babel:t:happened, whose data has the properties props (YAML lines, indented).
+func messageValidator(t *testing.T, props string) *Validator {
+	t.Helper()
+	src := "version: 1\nmessages:\n  urn:babel:t:happened:\n    data:\n      properties:\n" + props
+	reg, ds, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || ds.HasErrors() {
+		t.Fatal(err, ds)
+	}
+	v, err := New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
