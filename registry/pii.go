@@ -9,23 +9,58 @@ import (
 	"github.com/babelqueue/bqgen/internal/pii"
 )
 
-// checkPII reports the x-gdpr-sensitive marks the BabelQueue SDKs cannot reach (BQ048)
-// and the marked strings inside marked values, which their Unprotect cannot restore
-// (BQ049), from each message's pii.Inventory (docs/pii.md). A finding whose construct
+// checkPII reports the messages whose SDK schema cannot be written within their own
+// budget (BQ050, an error: pii.MaxBytes, pii.MaxNesting), the x-gdpr-sensitive marks the
+// BabelQueue SDKs cannot reach (BQ048) and the marked strings inside marked values,
+// which their Unprotect cannot restore (BQ049), from each message's pii.Inventory
+// (docs/pii.md). A finding whose construct
 // lies in a named type names the type and paths from its root, so that the URNs using
 // the type report it once; it can be silenced by the lint block of the type's file.
 // One in a message's own data can be silenced by the message's lint block.
 func checkPII(l *loader) {
 	ix := pii.NewIndex(l.reg)
+	broken := l.hasRule(RuleNamedType) // an unknown or infinite type: not measured
 	for _, m := range l.reg.Messages {
+		if !broken && !ix.Inlined(m) {
+			l.curLint = nil
+			l.reportSize(m, ix)
+			continue // its marks inside named types are not placed: BQ050 says why
+		}
 		inv := ix.Problems(m)
 		if inv == nil {
 			continue
 		}
-		l.reportLost(m, inv.Lost, ix.OverBudget(m), ix.Budget())
+		l.reportLost(m, inv.Lost)
 		l.reportNested(m, inv.Nested)
 	}
 	l.curLint = nil
+}
+
+// hasRule reports whether an error of rule was reported.
+func (l *loader) hasRule(rule string) bool {
+	for _, p := range l.diags {
+		if p.d.Rule == rule && p.d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// reportSize reports BQ050 at m: its SDK schema would exceed pii.MaxBytes or
+// pii.MaxNesting.
+func (l *loader) reportSize(m *model.Message, ix *pii.Index) {
+	_, _, deep := ix.Size(m)
+	why := fmt.Sprintf("inlining its named types (as the SDKs follow no $ref) would add more than %d bytes (1 MiB) to its SDK schema", pii.MaxBytes)
+	hint := "use fewer or smaller named types in this message (a type used twice at each of many levels doubles the schema at each level; each use copies the type's descriptions), or split the message"
+	if deep > pii.MaxNesting {
+		why = fmt.Sprintf("its SDK schema, with its named types inlined (as the SDKs follow no $ref), would nest deeper than %d levels", pii.MaxNesting)
+		hint = "give the message a flatter shape: fewer objects, arrays and named types nested inside each other along one path"
+	}
+	msg := fmt.Sprintf("message %q: %s; it cannot be written within the message's own budget", m.URN, why)
+	if ix.Marked(m) {
+		msg += ", and with $ref the SDKs' gdpr.Protect would send the x-gdpr-sensitive values inside its named types in clear text"
+	}
+	l.report(m.Pos, RuleSDKSchemaSize, msg, hint)
 }
 
 // ownerLint returns the lint block of m when owner is "" (m's own data), else nil.
@@ -96,7 +131,7 @@ type causeKey struct {
 	reason pii.Reason
 }
 
-func (l *loader) reportLost(m *model.Message, lost []pii.Lost, overBudget bool, budget int) {
+func (l *loader) reportLost(m *model.Message, lost []pii.Lost) {
 	g := newPathGroup[causeKey, pii.Cause]()
 	for _, x := range lost {
 		g.add(causeKey{x.Cause.At, x.Cause.Reason}, x.Cause, x.CauseRel)
@@ -129,14 +164,6 @@ func (l *loader) reportLost(m *model.Message, lost []pii.Lost, overBudget bool, 
 			msg = fmt.Sprintf("%s uses the recursive type %q at %s, and the SDK schemas inline a recursive type %d times along a path: %s below that depth %s not reached, and the SDKs' gdpr.Protect sends %s in clear text",
 				in, c.Type, c.Path, pii.UnrollDepth, fields, is, it)
 			hint = "keep personal data out of recursive types, or mark the recursive field itself (the SDKs then protect the whole subtree as one value)"
-		case pii.TooLarge:
-			why := fmt.Sprintf("with its named types inlined, the SDK schema of message %q would hold more than %d schema nodes or nest deeper than %d", m.URN, pii.MaxNodes, pii.MaxNesting)
-			if overBudget {
-				why = fmt.Sprintf("with their named types inlined, the SDK schemas of the messages up to %q would hold more than %d schema nodes together (the registry's budget: %d times its own schema nodes, at least %d)", m.URN, budget, pii.BudgetFactor, pii.MinBudget)
-			}
-			msg = fmt.Sprintf("%s, so it keeps $ref, which the SDKs do not follow: the x-gdpr-sensitive fields inside the named types at %s are not reached, and the SDKs' gdpr.Protect sends them in clear text",
-				why, listOf(paths))
-			hint = "use fewer or smaller named types in this message (a type used twice at each of many levels doubles the schema at each level), or mark the fields that use them"
 		}
 		l.curLint = ownerLint(m, c.Owner)
 		l.report(c.At, RulePIIReach, msg, hint)

@@ -35,6 +35,7 @@ const (
 	RuleCopiedEnum      = "BQ042"
 	RulePIIReach        = "BQ048"
 	RulePIINested       = "BQ049"
+	RuleSDKSchemaSize   = "BQ050"
 	// RuleImportPath: a bounded context's Go package directory that the go tool
 	// refuses in an import path (docs/rules.md, "BQ053").
 	RuleImportPath = "BQ053"
@@ -203,6 +204,10 @@ var rules = []Rule{
 		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
 		Hint:        "mark either the value or the fields inside it, not both: a marked object, array or map is protected as one value",
 		Silenceable: true},
+	{ID: RuleSDKSchemaSize, Severity: SeverityError,
+		Title:  "message whose SDK schema exceeds its own budget: inlining its named types (the SDKs follow no $ref) would add more than 1 MiB, or nest it deeper than 100 levels",
+		Source: "docs/jsonschema.md (the manifest profile); docs/decisions.md#personal-data-fails-closed",
+		Hint:   "use fewer or smaller named types in this message (a type used twice at each of many levels doubles the schema at each level; each use copies the type's descriptions), or split the message"},
 	{ID: RuleImportPath, Severity: SeverityError,
 		Title:  "bounded context whose Go package directory the go tool refuses in an import path: a Windows device name (aux, con, nul, prn, com1–com9, lpt1–lpt9), refused on every system",
 		Source: "golang.org/x/mod/module.CheckImportPath (the go tool's import path rules); docs/generated-code.md#import-paths",

@@ -292,16 +292,22 @@ func Publish[T any, P MessageData[T]](ctx context.Context, p Publisher, data T, 
 }
 
 // Decode decodes an envelope of T's URN strictly and validates its data. Of the
-// options only WithCipher applies: with it, the x-gdpr-sensitive values are
-// decrypted before the data is decoded, and the message keeps the cipher for
-// Encode. Errors: ErrMalformedEnvelope, ErrUnsupportedSchemaVersion,
-// ErrUnknownURN (another URN), or the data's ValidationErrors (ErrInvalidData;
-// with a cipher, a marked string that does not decrypt, or decrypts to text that
-// is not strict JSON, at its path).
+// options only WithCipher and WithClearValuesAccepted apply: with a cipher, the
+// x-gdpr-sensitive values are decrypted before the data is decoded, and the message
+// keeps the cipher for Encode. Errors: ErrMalformedEnvelope,
+// ErrUnsupportedSchemaVersion, ErrUnknownURN (another URN), or the data's
+// ValidationErrors (ErrInvalidData; with a cipher, at its path, a protected value that
+// is not a string, a marked string that does not decrypt, or one that decrypts to text
+// that is not strict JSON).
 func Decode[T any, P MessageData[T]](body []byte, opts ...Option) (*Message[T], error) {
 	m := new(Message[T])
 	urn, _, t, pii := P(&m.Data).BabelQueueMessage()
-	if err := decodeInto(body, urn, m, &m.Data, &m.cipher, t, pii, collect(opts).cipher); err != nil {
+	o := collect(opts)
+	c := o.cipher
+	if o.clear {
+		c = bqrt.AcceptClear(c)
+	}
+	if err := decodeInto(body, urn, m, &m.Data, &m.cipher, t, pii, c); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -524,11 +530,13 @@ type options struct {
 	now     func() time.Time
 	newID   func() string
 	cipher  Cipher
+	// clear: Decode accepts clear values at protected paths (WithClearValuesAccepted).
+	clear bool
 }
 
 // Option configures a message built by New or Publish (queue, trace
 // continuation, PII protection, and for tests clock and id source), and Decode
-// (WithCipher only).
+// (WithCipher and WithClearValuesAccepted only).
 type Option func(*options)
 
 // collect applies opts, in order, nil ones ignored.
@@ -547,6 +555,15 @@ func collect(opts []Option) options {
 // Cipher); nil, the default, writes and reads them as they are. Messages without
 // marked values are not touched.
 func WithCipher(c Cipher) Option { return func(o *options) { o.cipher = c } }
+
+// WithClearValuesAccepted makes Decode, with WithCipher, accept clear values at the
+// message's protected paths, for a migration (producers that do not protect yet):
+// a value there that is not a string, or a string the cipher does not decrypt, is
+// read as it arrived. Without it Decode fails closed: such a value makes the data
+// invalid (ErrInvalidData), since it was never protected. Remove it once every
+// producer protects. A cipher that could not try (ErrCipherUnavailable) is an error
+// either way.
+func WithClearValuesAccepted() Option { return func(o *options) { o.clear = true } }
 
 // WithQueue sets meta.queue; "" keeps the message's default queue.
 func WithQueue(q string) Option { return func(o *options) { o.queue = q } }
@@ -663,13 +680,25 @@ func WithMaxBodySize(n int) RouterOption {
 // protects it again. A marked string that does not decrypt with c (another key,
 // or a producer that sent it clear), or decrypts to text that is not strict JSON,
 // makes the message's data invalid: ErrInvalidData, dead-letter reason "poison",
-// and the handler is not called. A marked value that is not a string is read as
-// it is, as the SDKs' gdpr.Unprotect does. nil, the default, reads marked values
+// and the handler is not called. So does a value at a protected path that is not a
+// string (a number, a boolean, null, an object, an array): it was never protected,
+// and the handler never gets a value that travelled in clear (the SDKs' Unprotect
+// leaves such values alone; WithRouterClearValuesAccepted does too, for a
+// migration). nil, the default, reads marked values
 // as they arrive: a protected value is then a string, which fails the data's
 // schema unless the schema accepts that string (the error then says the value is
 // x-gdpr-sensitive).
 func WithRouterCipher(c Cipher) RouterOption {
 	return func(r *Router) { r.r.SetCipher(c) }
+}
+
+// WithRouterClearValuesAccepted makes Dispatch, with WithRouterCipher, accept clear
+// values at protected paths, for a migration (producers that do not protect yet): a
+// value there that is not a string, or a string the cipher does not decrypt, is read
+// as it arrived instead of making the message poison. Remove it once every producer
+// protects. A cipher that could not try (ErrCipherUnavailable) is an error either way.
+func WithRouterClearValuesAccepted() RouterOption {
+	return func(r *Router) { r.r.SetAcceptClear(true) }
 }
 
 // NewRouter returns a Router with no handlers: until one is registered,

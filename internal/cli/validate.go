@@ -29,7 +29,7 @@ func validateCommand() *command {
 			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
 			urn := fs.String("urn", "", "validate each input as the bare data of this URN instead of a full envelope")
 			format := fs.String("format", "text", "output format: text, json (an array, one object per message) or github (an annotation per problem)")
-			protected := fs.Bool("protected", false, "the messages' x-gdpr-sensitive values may be encrypted: a string at a protected path (check --pii) is not checked against its schema")
+			protected := fs.Bool("protected", false, "the messages' x-gdpr-sensitive values may be encrypted: a string at a protected path (check --pii) is not checked against its schema, and any other value there is reported (it was never protected)")
 			return func(e env, args []string) int {
 				if code, ok := needArgs(e, "validate", nil, map[string]string{"-r/--registry": *reg}); !ok {
 					return code

@@ -296,3 +296,24 @@ func plainASCII(s string) bool {
 	}
 	return true
 }
+
+// Size returns the number of bytes and of newlines Marshal writes for v at the top
+// level, without the trailing newline; 0, 0 for a value Marshal refuses. Written at
+// indentation level k instead, v takes bytes + 2·k·newlines bytes.
+func Size(v any) (bytes, newlines int) {
+	if s, ok := v.(string); ok && plainASCII(s) {
+		return len(s) + 2, 0
+	}
+	b, err := Marshal(v)
+	if err != nil {
+		return 0, 0
+	}
+	b = b[:len(b)-1]
+	nl := 0
+	for _, c := range b {
+		if c == '\n' {
+			nl++
+		}
+	}
+	return len(b), nl
+}

@@ -25,10 +25,11 @@
 //   - Root: a mark on the data block itself (path ""): Protect skips it;
 //   - Recursion: a recursive named type is inlined UnrollDepth times along a path (the
 //     SDKs follow no `$ref`); its marks below that depth are not reached;
-//   - TooLarge: a URN whose schema with every named type inlined would exceed MaxNodes
-//     schema nodes or nest deeper than MaxNesting, or take the registry past its Budget,
-//     keeps `$ref` in its manifest schema, so no mark inside a named type is reached
-//     (one Lost per use of a named type that holds marks, at the type's position).
+//   - TooLarge: a URN whose schema with every named type inlined would take more than
+//     MaxBytes bytes or nest deeper than MaxNesting cannot have its manifest schema
+//     written (BQ050, an error): were it written with `$ref`, no mark inside a named
+//     type would be reached (one Lost per use of a named type that holds marks, at the
+//     type's position). The limits are the URN's own: nothing another URN holds counts.
 //
 // A mark inside a value that is itself marked (a marked object, array or map) is
 // protected with it, as one ciphertext: it is never lost, and when the SDKs list it
@@ -55,16 +56,8 @@ import (
 // annotations (its description and x-gdpr-sensitive mark).
 const UnrollDepth = 3
 
-// MaxNodes bounds the manifest schema of one URN: the number of schema nodes (a
-// model.Schema each, properties, items and map values included) of its data schema
-// with every named type inlined (recursion unrolled UnrollDepth times). Beyond it, the
-// manifest schema keeps `$ref` (Reason TooLarge). It bounds what inlining can add to
-// `bqgen jsonschema`'s output (and to Of's work) per URN: named types that use a type
-// twice, level after level, double the inlined schema at each level.
-const MaxNodes = 10_000
-
 // MaxNesting bounds the nesting of schema nodes along one path of the inlined schema,
-// the data root being 1. Beyond it, the manifest schema keeps `$ref` (Reason
+// the data root being 1. Beyond it, the URN is a `check` error (BQ050, Reason
 // TooLarge): deeper documents approach the recursion limits of the SDK readers
 // (Python's json module and its validator recurse once or twice per level).
 const MaxNesting = 100
@@ -149,32 +142,82 @@ type Inventory struct {
 	Lost []Lost
 	// Nested are the reachable marks inside reachable marked values, in walk order.
 	Nested []Nested
-	// Inlined is false when the URN's manifest schema keeps `$ref` (TooLarge).
+	// Inlined is false when the URN's manifest schema cannot be written within its
+	// limits (MaxBytes, MaxNesting): `bqgen check` reports BQ050, and Paths then lists
+	// only the marks outside named types (TooLarge), which is no set to protect by.
 	Inlined bool
 }
 
 // Protected returns the paths whose values a producer encrypts and a consumer decrypts,
-// in the order of Paths: Paths without every path that lies inside another one (a
-// path q followed by "." or "[]" and more), since the outer value is encrypted whole,
-// mark inside it included. On the wire this is exactly what the SDKs' Protect writes
-// (it encrypts the outer value first, then finds a string where the inner path goes
-// on, and skips it); unlike their Unprotect, a reader of these paths restores such a
-// message (BQ049). The generated Go code protects and unprotects these paths.
+// in the order of Paths: Paths without every path that lies inside another one, since
+// the outer value is encrypted whole, mark inside it included. Nesting is a matter of
+// path segments, as the SDKs read a path (Segments), never of text: `a[]b` (the key
+// "a[]b") and `o.[]b` (the key "[]b" of o) do not lie inside `a` and `o.` (the key ""
+// of o), while `a[]`, `a[].b` and `a.b` lie inside `a`. On the wire this is exactly
+// what the SDKs' Protect writes (it encrypts the outer value first, then finds a
+// string where the inner path goes on, and skips it); unlike their Unprotect, a reader
+// of these paths restores such a message (BQ049). The generated Go code protects and
+// unprotects these paths.
 func (inv *Inventory) Protected() []string {
 	var out []string
+	var segs [][]Segment
 	for _, m := range inv.Paths {
+		s := Segments(m.Path)
 		inside := false
-		for _, q := range out { // sorted: an outer path comes before what it holds
-			if rest, ok := strings.CutPrefix(m.Path, q); ok && (strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[]")) {
+		for _, q := range segs { // sorted: an outer path comes before what it holds
+			if Within(s, q) {
 				inside = true
 				break
 			}
 		}
 		if !inside {
 			out = append(out, m.Path)
+			segs = append(segs, s)
 		}
 	}
 	return out
+}
+
+// Segment is one segment of a path in the SDKs' syntax: a key, and whether the path
+// goes on through every element of the array at that key (a trailing "[]").
+type Segment struct {
+	Key   string
+	Array bool
+}
+
+// Segments reads a path of the SDKs' syntax as their Protect does: split at every ".",
+// a trailing "[]" of a segment read as "every element of this array". "" is the data
+// root (no segment).
+func Segments(path string) []Segment {
+	if path == "" {
+		return nil
+	}
+	parts := strings.Split(path, ".")
+	out := make([]Segment, len(parts))
+	for i, p := range parts {
+		if k, ok := strings.CutSuffix(p, "[]"); ok {
+			out[i] = Segment{Key: k, Array: true}
+		} else {
+			out[i] = Segment{Key: p}
+		}
+	}
+	return out
+}
+
+// Within reports whether the value at path p lies inside (or is) the value at path q,
+// both as Segments: q's segments are p's first ones, except that q's last segment may
+// lack the "[]" of p's (the elements of an array lie inside the array).
+func Within(p, q []Segment) bool {
+	if len(q) == 0 || len(q) > len(p) {
+		return false
+	}
+	last := len(q) - 1
+	for i := 0; i < last; i++ {
+		if p[i] != q[i] {
+			return false
+		}
+	}
+	return p[last].Key == q[last].Key && (!q[last].Array || p[last].Array)
 }
 
 // BadKey reports whether the SDKs' path syntax cannot address a property called name:
@@ -207,7 +250,7 @@ func Of(reg *model.Registry, m *model.Message) *Inventory {
 // x-gdpr-sensitive mark (in their own schema or through the types they use), which lie
 // on a cycle, the inlined size of the others, and, for Problems, the named types already
 // walked. With it, the work of Problems over all URNs is linear in the registry, and
-// Of's is bounded by MaxNodes per URN. An Index must not be used by several goroutines
+// Of's is bounded by MaxBytes per URN. An Index must not be used by several goroutines
 // at once.
 type Index struct {
 	reg    *model.Registry
@@ -217,14 +260,17 @@ type Index struct {
 	// type unrolls (plan); plans are the decisions for the registry's URNs.
 	sizes   map[*model.NamedType]size
 	plans   map[*model.Message]plan
-	budget  int
-	counter counter // plan's scratch
+	owns    map[*model.Schema]cost // own's memo
+	counter counter                // plan's scratch
 	// done are the visits of named types that Problems need not repeat (walker.walk).
 	done map[doneKey]bool
 	w    *walker // scratch
 }
 
-type size struct{ nodes, deep int }
+type size struct {
+	cost cost
+	deep int
+}
 
 // doneKey is a visit of a named type: the state of the walk that decides what it
 // files, when no recursive type is being unrolled above it.
@@ -239,7 +285,7 @@ type doneKey struct {
 // NewIndex indexes the named types of reg (reg may be nil for a model without them).
 func NewIndex(reg *model.Registry) *Index {
 	ix := &Index{reg: reg, marked: map[*model.NamedType]bool{}, cyclic: map[*model.NamedType]bool{},
-		sizes: map[*model.NamedType]size{}, done: map[doneKey]bool{}}
+		sizes: map[*model.NamedType]size{}, owns: map[*model.Schema]cost{}, done: map[doneKey]bool{}}
 	if reg == nil {
 		return ix
 	}
@@ -377,77 +423,43 @@ func (w *walker) run(m *model.Message) *Inventory {
 	return w.inv
 }
 
-// BudgetFactor and MinBudget set the registry-wide bound of the manifest profile: its schemas together
-// inline at most max(MinBudget, BudgetFactor × the registry's own schema nodes) schema
-// nodes. URNs are taken in URN order; one whose inlined schema would take the total
-// past the budget keeps `$ref` (Reason TooLarge). No realistic registry comes near it;
-// it keeps a registry of shared types used twice at each of many levels from writing
-// gigabytes.
-const (
-	BudgetFactor = 20
-	MinBudget    = 100_000
-)
-
 // plan is the manifest profile's decision for one URN.
 type plan struct {
-	nodes, deep int  // the inlined schema's size, until a limit was passed
-	inlined     bool // named types are inlined
-	overBudget  bool // within MaxNodes and MaxNesting, but past the registry's budget
+	size    int  // the estimated bytes of the SDK schema, until a limit was passed
+	added   int  // what inlining named types adds to them
+	deep    int  // its nesting
+	inlined bool // within MaxBytes and MaxNesting: named types are inlined
 }
 
-// Inlined reports whether the manifest profile inlines the named types of m: its data
-// schema with every named type inlined (recursion unrolled UnrollDepth times) has at
-// most MaxNodes schema nodes, nests at most MaxNesting deep, and fits in the
-// registry's Budget after the URNs before it.
+// Inlined reports whether the manifest profile can write the SDK schema of m: inlining
+// its named types (recursion unrolled UnrollDepth times) adds at most MaxBytes bytes to
+// it (Size), and it nests at most MaxNesting deep. It depends on m and the named types
+// it uses only, never on other URNs. When it is false, `bqgen check` reports BQ050 at
+// m, and neither the manifest profile nor the Go code is written.
 func (ix *Index) Inlined(m *model.Message) bool { return ix.plan(m).inlined }
 
-// Budget returns the registry's budget of inlined schema nodes (see BudgetFactor).
-func (ix *Index) Budget() int {
-	ix.plan(&model.Message{})
-	return ix.budget
+// Size returns the estimated size in bytes of the SDK schema of m (the document: its
+// header, its data schema with every named type inlined), what inlining the named
+// types adds to it (the rest is the message's own text, written once), and its nesting
+// (the data root being 1). The estimate is an upper bound of what `bqgen jsonschema`
+// writes: the text of every node (descriptions, examples, enum values, patterns, keys;
+// JSON escapes and indentation included) and fixed costs per keyword. Past MaxBytes or
+// MaxNesting the count stops: the sizes are then above the limit, not the full sizes.
+func (ix *Index) Size(m *model.Message) (bytes, added, nesting int) {
+	p := ix.plan(m)
+	return p.size, p.added, p.deep
 }
-
-// OverBudget reports whether m keeps `$ref` only because of the registry's Budget.
-func (ix *Index) OverBudget(m *model.Message) bool { return ix.plan(m).overBudget }
 
 func (ix *Index) plan(m *model.Message) plan {
 	if ix.plans == nil {
 		ix.plans = map[*model.Message]plan{}
-		if ix.reg != nil {
-			budget := MinBudget
-			own := 0
-			defer func() { ix.budget = budget }()
-			for _, x := range ix.reg.Messages {
-				own += ownNodes(x.Data)
-			}
-			for _, t := range ix.reg.Types {
-				own += ownNodes(t.Schema)
-			}
-			budget = max(budget, BudgetFactor*own)
-			total := 0
-			for _, x := range ix.reg.Messages {
-				p := ix.measure(x)
-				if p.inlined && total+p.nodes > budget {
-					p.inlined, p.overBudget = false, true
-				}
-				if p.inlined {
-					total += p.nodes
-				}
-				ix.plans[x] = p
-			}
-		}
 	}
 	if p, ok := ix.plans[m]; ok {
 		return p
 	}
-	return ix.measure(m) // a message outside the registry: its own limits only
-}
-
-// ownNodes counts the schema nodes of s, not following named types.
-func ownNodes(s *model.Schema) int {
-	n := 0
-	each(s, func(*model.Schema) { n++ })
-	return n
+	p := ix.measure(m)
+	ix.plans[m] = p
+	return p
 }
 
 // each calls fn for s and every schema below it (properties, items, map values), not
@@ -470,64 +482,124 @@ func (ix *Index) measure(m *model.Message) plan {
 		c.ix, c.counts = ix, map[*model.NamedType]int{}
 	}
 	clear(c.counts)
-	c.unrolling, c.nodes, c.deep = 0, 0, 0
-	c.count(m.Data, 1)
-	return plan{nodes: c.nodes, deep: c.deep, inlined: c.nodes <= MaxNodes && c.deep <= MaxNesting}
+	c.unrolling, c.size, c.deep, c.added, c.pending, c.inType, c.stopped = 0, header(m), 0, 0, 0, 0, false
+	c.base, c.abs = 0, 0
+	c.count(m.Data, 1, 0)
+	return plan{size: c.size.at(0), added: c.added, deep: c.abs, inlined: !c.stopped && c.added <= MaxBytes && c.abs <= MaxNesting}
 }
 
-// counter measures the inlined schema for plan; it stops once over a limit.
+// cost is the size of a part of the written schema as a function of the level k of
+// indentation at which it starts: bytes + 2·k·lines (the document is indented by two
+// spaces per level, and every line of the part but its first one starts with the
+// part's own indentation).
+type cost struct{ bytes, lines int }
+
+func (c cost) at(level int) int { return c.bytes + 2*level*c.lines }
+
+// add adds the cost of a part written k levels below the start of c.
+func (c *cost) add(x cost, k int) {
+	c.bytes += x.at(k)
+	c.lines += x.lines
+}
+
+// counter measures the SDK schema of a message for plan; it stops once over a limit.
 type counter struct {
-	ix          *Index
-	counts      map[*model.NamedType]int
-	unrolling   int // counted types on the path that lie on a cycle
-	nodes, deep int
+	ix        *Index
+	counts    map[*model.NamedType]int
+	unrolling int // counted types on the path that lie on a cycle
+	// size is the cost of the part being counted: the message's own schema, or (inType
+	// > 0) the named type being counted, whose outer parts wait in pending (their
+	// bytes at level 0, a lower bound). added is what the uses of named types in the
+	// message's own schema add, counted so far.
+	size           cost
+	deep           int
+	added, pending int
+	inType         int
+	stopped        bool
+	// base is the nesting depth of the use whose type is being counted, less one (deep
+	// is relative to it); abs the deepest nesting from the data root seen so far.
+	base, abs int
 }
 
-func (c *counter) count(s *model.Schema, depth int) {
-	if s == nil || c.nodes > MaxNodes || c.deep > MaxNesting {
+// over reports whether what inlining adds is past MaxBytes, or the nesting past
+// MaxNesting.
+func (c *counter) over() bool {
+	added := c.added
+	if c.inType > 0 {
+		added += c.pending + c.size.at(0)
+	}
+	if added > MaxBytes || c.abs > MaxNesting {
+		c.stopped = true
+	}
+	return c.stopped
+}
+
+// count adds the cost of the schema use s written at indentation level level (the
+// document's root object being 0), the data root being at nesting depth 1.
+func (c *counter) count(s *model.Schema, depth, level int) {
+	if s == nil || c.over() {
 		return
 	}
-	if s.Kind == model.Ref {
-		nt := Named(c.ix.reg, s)
-		if nt == nil || c.counts[nt] >= UnrollDepth {
-			c.nodes++ // written as {}
-			return
+	if s.Kind != model.Ref {
+		c.size.add(c.ix.own(s), level)
+		c.deep = max(c.deep, depth)
+		c.abs = max(c.abs, c.base+depth)
+		for _, p := range s.Properties {
+			c.count(p.Schema, depth+1, level+2) // properties → key → schema
 		}
+		c.count(s.Items, depth+1, level+1)
+		c.count(s.Values, depth+1, level+1)
+		return
+	}
+	c.size.add(c.ix.annotations(s), level) // the use's own annotations, over the type's
+	nt := Named(c.ix.reg, s)
+	var z size
+	switch {
+	case nt == nil || nt.Schema == nil:
+		z = size{cost: cutCost(nil, s)} // an unknown type: BQ033 reports it
+	case c.counts[nt] >= UnrollDepth:
+		z = size{cost: cutCost(nt, s)} // {"$comment": "T, inlined 3 times above: …"}
+	default:
 		// Where no recursive type unrolls above, every type of nt's closure has a count
 		// of 0 (one counted above would lie on a cycle with it), so the inlined schema
-		// does not depend on the path: it is counted once.
+		// does not depend on the path: it is counted once, as a cost at level 0.
 		memo := c.unrolling == 0
-		if z, ok := c.ix.sizes[nt]; ok && memo {
-			c.nodes += z.nodes
-			c.deep = max(c.deep, depth-1+z.deep)
-			return
+		var ok bool
+		if z, ok = c.ix.sizes[nt]; !ok || !memo {
+			// The type's schema is counted from depth 1 and level 0 (relative to the use).
+			saved, deep0 := c.size, c.deep
+			c.pending += saved.at(0)
+			c.inType++
+			c.base += depth - 1
+			c.size, c.deep = cost{}, 0
+			c.counts[nt]++
+			if c.ix.cyclic[nt] {
+				c.unrolling++
+			}
+			c.count(nt.Schema, 1, 0) // the use is its type's schema, inlined
+			c.counts[nt]--
+			if c.ix.cyclic[nt] {
+				c.unrolling--
+			}
+			z = size{c.size, c.deep}
+			c.base -= depth - 1
+			c.inType--
+			c.pending -= saved.at(0)
+			c.size, c.deep = saved, deep0
+			if c.stopped {
+				return
+			}
+			if memo {
+				c.ix.sizes[nt] = z // counted to the end: no limit was reached
+			}
 		}
-		// The type's schema is counted from depth 1 (c.deep relative to the use).
-		nodes0, deep0 := c.nodes, c.deep
-		c.deep = 0
-		c.counts[nt]++
-		if c.ix.cyclic[nt] {
-			c.unrolling++
-		}
-		c.count(nt.Schema, 1) // the use is its type's schema, inlined
-		c.counts[nt]--
-		if c.ix.cyclic[nt] {
-			c.unrolling--
-		}
-		z := size{c.nodes - nodes0, c.deep}
-		if memo && c.nodes <= MaxNodes && z.deep <= MaxNesting {
-			c.ix.sizes[nt] = z // counted to the end: no limit was reached
-		}
-		c.deep = max(deep0, depth-1+z.deep)
-		return
 	}
-	c.nodes++
-	c.deep = max(c.deep, depth)
-	for _, p := range s.Properties {
-		c.count(p.Schema, depth+1)
+	c.deep = max(c.deep, depth-1+z.deep)
+	c.abs = max(c.abs, c.base+depth-1+z.deep)
+	c.size.add(z.cost, level)
+	if c.inType == 0 {
+		c.added += z.cost.at(level) // a use in the message's own schema
 	}
-	c.count(s.Items, depth+1)
-	c.count(s.Values, depth+1)
 }
 
 // step is one step of a path from the data root: a key, array items or map values.

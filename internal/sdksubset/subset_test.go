@@ -578,7 +578,63 @@ func registries(t *testing.T, n int) []set {
 		s.seed = seed
 		sets = append(sets, s)
 	}
+	for seed := uint64(1); seed <= uint64(max(3, n/4)); seed++ {
+		name := fmt.Sprintf("keys-%d", seed)
+		sets = append(sets, load(name, map[string][]byte{name + ".yaml": hostileKeys(seed)}))
+	}
 	return sets
+}
+
+// pathKeys are JSON keys that the SDKs' path syntax reads in every way it can: keys
+// that are prefixes of each other and of their paths' text ("a", "ab", "a[]b" beside
+// the path "a[]" of array a, "[]b" beside the key ""), the empty key, keys holding "."
+// or ending with "[]" (which the SDKs cannot address), and plain ones.
+var pathKeys = []string{"a", "ab", "a[]b", "[]b", "", "[]", "a.b", ".a", "a[]", "x[]y", "b", "[]a[]b"}
+
+// hostileKeys returns a registry (JSON syntax) of messages whose data nests objects and
+// arrays under keys drawn from pathKeys, with x-gdpr-sensitive marks at random places
+// (strings, objects, arrays and array items), so that the paths of one URN are prefixes
+// of each other as text in every way: the class of issue 20's item 3 (a path taken to
+// lie inside another because its text starts with it). Every key gets a Go name.
+func hostileKeys(seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, 0x6b657973)) // "keys"
+	field := 0
+	var node func(depth int) map[string]any
+	mark := func(s map[string]any, p int) map[string]any {
+		if rng.IntN(100) < p {
+			s["x-gdpr-sensitive"] = true
+		}
+		return s
+	}
+	var value func(depth int) map[string]any
+	value = func(depth int) map[string]any {
+		switch r := rng.IntN(10); {
+		case depth > 0 && r < 3:
+			return mark(node(depth-1), 20)
+		case depth > 0 && r < 6:
+			return mark(map[string]any{"type": "array", "maxItems": 3, "items": value(depth - 1)}, 15)
+		default:
+			return mark(map[string]any{"type": "string", "maxLength": 20}, 50)
+		}
+	}
+	node = func(depth int) map[string]any {
+		props := map[string]any{}
+		for _, i := range rng.Perm(len(pathKeys))[:2+rng.IntN(4)] {
+			v := value(depth)
+			field++
+			v["go"] = map[string]any{"name": fmt.Sprintf("F%d", field)}
+			props[pathKeys[i]] = v
+		}
+		return map[string]any{"type": "object", "properties": props}
+	}
+	msgs := map[string]any{}
+	for i := 0; i < 4; i++ {
+		d := node(3)
+		delete(d, "type")
+		msgs[fmt.Sprintf("urn:babel:keys:m%d.sent", i)] = map[string]any{"data": d}
+	}
+	b, _ := json.Marshal(map[string]any{"version": 1, "go": map[string]any{"package": "p"}, "messages": msgs})
+	return b
 }
 
 // ---- the test -------------------------------------------------------------------------

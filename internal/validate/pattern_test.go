@@ -1,27 +1,13 @@
 package validate
 
-import (
-	"context"
-	"testing"
-
-	"github.com/babelqueue/bqgen/registry"
-)
+import "testing"
 
 // TestPatternsAreECMA: bqgen validate reads pattern as ECMA-262 (docs/patterns.md), as
 // ajv does: `.` rejects a carriage return and U+2028, `\S` rejects U+00A0 and U+3000.
 func TestPatternsAreECMA(t *testing.T) {
 	t.Parallel()
-	src := "version: 1\nmessages:\n  urn:babel:t:happened:\n    data:\n      properties:\n" +
-		"        line: {type: string, pattern: \"^.+$\"}\n" +
-		"        token: {type: string, pattern: \"^\\\\S+$\"}\n"
-	reg, ds, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
-	if err != nil || ds.HasErrors() {
-		t.Fatal(err, ds)
-	}
-	v, err := New(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := messageValidator(t, "        line: {type: string, pattern: \"^.+$\"}\n"+
+		"        token: {type: string, pattern: \"^\\\\S+$\"}\n")
 	for _, c := range []struct {
 		body string
 		ok   bool

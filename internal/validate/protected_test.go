@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 	"github.com/babelqueue/bqgen/registry"
 )
 
@@ -47,15 +48,27 @@ func TestProtectedValues(t *testing.T) {
 		{"hinted", false, body, []string{
 			"$.age: invalid_data: got string, want integer" + hint,
 			"$.card: invalid_data: got string, want object" + hint,
-			"$.email: invalid_data: 'QUJD' is not valid email: missing @" + hint,
+			"$.email: invalid_data: is not a valid \"email\" (x-gdpr-sensitive: the value is not shown; if it is protected, validate with --protected)",
 			"$.name: invalid_data: maxLength: got 7, want 3",
 			"$.tags[0]: invalid_data: maxLength: got 12, want 3" + hint}},
 		{"protected", true, body, []string{"$.name: invalid_data: maxLength: got 7, want 3"}},
-		// A marked value that is not a string is checked; a string at a protected path
-		// ("abcd") may be a ciphertext and is not.
-		{"clear values that are not strings", true, `{"email":"a@example.com","age":-1,"tags":["abcd"],"card":{"last4":"12"}}`, []string{
-			"$.age: invalid_data: minimum: got -1, want 0",
-			"$.card.last4: invalid_data: '12' does not match pattern '^[0-9]{4}$'"}},
+		// A marked value that is not a string was never protected: it is reported (by
+		// its kind, as the generated consumer with a cipher rejects it), and checked,
+		// never shown; a string at a protected path ("abcd") may be a ciphertext and is
+		// not checked.
+		{"clear values that are not strings", true, `{"email":"a@example.com","age":-1,"tags":["abcd",5],"card":{"last4":"12"}}`, []string{
+			"$.age: invalid_data: minimum: want 0 (x-gdpr-sensitive: the value is not shown)",
+			"$.age: invalid_data: x-gdpr-sensitive value is not protected: got number, want a ciphertext string (x-gdpr-sensitive: the value is not shown)",
+			"$.card: invalid_data: x-gdpr-sensitive value is not protected: got object, want a ciphertext string (x-gdpr-sensitive: the value is not shown)",
+			"$.card.last4: invalid_data: does not match pattern \"^[0-9]{4}$\" (x-gdpr-sensitive: the value is not shown)",
+			"$.tags[1]: invalid_data: got number, want string",
+			"$.tags[1]: invalid_data: x-gdpr-sensitive value is not protected: got number, want a ciphertext string (x-gdpr-sensitive: the value is not shown)"}},
+		// Without --protected, clear values are what is expected: checked, not shown.
+		{"clear values, not protected", false, `{"email":"ada-at-example.com","age":-1,"tags":["abcd"],"card":{"last4":"12"}}`, []string{
+			"$.age: invalid_data: minimum: want 0 (x-gdpr-sensitive: the value is not shown)",
+			"$.card.last4: invalid_data: does not match pattern \"^[0-9]{4}$\" (x-gdpr-sensitive: the value is not shown)",
+			"$.email: invalid_data: is not a valid \"email\" (x-gdpr-sensitive: the value is not shown; if it is protected, validate with --protected)",
+			"$.tags[0]: invalid_data: maxLength: got 4, want 3 (an x-gdpr-sensitive value: if it is protected, validate with --protected)"}},
 	} {
 		var opts []Option
 		if c.protected {
@@ -77,4 +90,76 @@ func TestProtectedValues(t *testing.T) {
 			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.name, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 		}
 	}
+}
+
+// TestProblemsBounded: every problem's path and message is clipped to the runtime's
+// limit (bqrt.MaxMessage, 400 bytes), so that a 1 MiB value that breaks a pattern
+// (issue 20, item 5: 1,048,738 bytes for one problem) or a 1 MiB key prints a bounded
+// line, in Data as in Envelope.
+func TestProblemsBounded(t *testing.T) {
+	t.Parallel()
+	props := []string{`code: {type: string, pattern: "^[a-z]+$"}`, `tags: {type: map, values: {type: string, maxLength: 1}}`}
+	v := messageValidator(t, "        "+strings.Join(props, "\n        ")+"\n")
+	big := strings.Repeat("A", 1<<20)
+	data := `{"code":"` + big + `","tags":{"` + big + `":"xx"}}`
+	env := `{"trace_id":"4bf92f35-77b3-4da6-a3ce-929d0e0e4736","job":"urn:babel:t:happened","data":` + data +
+		`,"meta":{"id":"9f1c2b7e-0d4a-4c36-9b8e-2f5a6c7d8e9f","queue":"t","lang":"go","schema_version":1,"created_at":1700000000000},"attempts":0}`
+	for name, run := range map[string]func() ([]Problem, error){
+		"data":     func() ([]Problem, error) { return v.Data("urn:babel:t:happened", []byte(data)) },
+		"envelope": func() ([]Problem, error) { return v.Envelope([]byte(env)) },
+	} {
+		ps, err := run()
+		if err != nil || len(ps) != 2 {
+			t.Fatalf("%s: %v %v", name, len(ps), err)
+		}
+		for _, p := range ps {
+			if len(p.Path) > bqrt.MaxMessage || len(p.Message) > bqrt.MaxMessage || len(p.String()) > 2*bqrt.MaxMessage+20 {
+				t.Errorf("%s: a problem of %d bytes (path %d, message %d)", name, len(p.String()), len(p.Path), len(p.Message))
+			}
+		}
+		if !strings.HasSuffix(ps[0].Message, `does not match pattern '^[a-z]+$'`) || !strings.Contains(ps[0].Message, "...") {
+			t.Errorf("%s: %.120q", name, ps[0].Message)
+		}
+	}
+}
+
+// TestMarkedMapKeys: inside a marked value, a key the schema does not declare (a map
+// key, which may be personal data) is written "*" in the problem's path, as the
+// runtime writes it; declared keys stay.
+func TestMarkedMapKeys(t *testing.T) {
+	t.Parallel()
+	props := []string{`phones: {type: map, x-gdpr-sensitive: true, values: {type: object, properties: {number: {type: string, pattern: "^[0-9]+$"}}}}`,
+		`open: {type: map, values: {type: string, maxLength: 1}}`}
+	v := messageValidator(t, "        "+strings.Join(props, "\n        ")+"\n")
+	ps, err := v.Data("urn:babel:t:happened", []byte(`{"phones":{"ada@example.com":{"number":"+44 20"}},"open":{"key":"xy"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.String())
+	}
+	want := []string{
+		`$.open.key: invalid_data: maxLength: got 2, want 1`,
+		`$.phones.*.number: invalid_data: does not match pattern "^[0-9]+$" (x-gdpr-sensitive: the value is not shown)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// messageValidator returns a Validator of a registry with one message,
+// urn:babel:t:happened, whose data has the properties props (YAML lines, indented).
+func messageValidator(t *testing.T, props string) *Validator {
+	t.Helper()
+	src := "version: 1\nmessages:\n  urn:babel:t:happened:\n    data:\n      properties:\n" + props
+	reg, ds, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || ds.HasErrors() {
+		t.Fatal(err, ds)
+	}
+	v, err := New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

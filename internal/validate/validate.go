@@ -145,7 +145,23 @@ func (v *Validator) dataSchema(urn string) (*js.Schema, error) {
 
 // Data validates body as the bare data of urn. The error is for a URN the registry
 // does not define or a schema that does not compile (never for an invalid body).
+// Problems are bounded (bounded) and show no x-gdpr-sensitive value.
 func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
+	ps, err := v.bareData(urn, body)
+	return bounded(ps), err
+}
+
+// bounded clips the path and the message of every problem to bqrt.MaxMessage bytes,
+// as the generated runtime clips its errors (bqrt.Clip: the middle is cut), so that
+// one problem prints at most a few hundred bytes whatever the message holds.
+func bounded(ps []Problem) []Problem {
+	for i := range ps {
+		ps[i].Path, ps[i].Message = bqrt.Clip(ps[i].Path), bqrt.Clip(ps[i].Message)
+	}
+	return ps
+}
+
+func (v *Validator) bareData(urn string, body []byte) ([]Problem, error) {
 	if v.reg.Message(urn) == nil {
 		return nil, fmt.Errorf("unknown URN %q: the registry does not define it", urn)
 	}
@@ -167,9 +183,15 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 	if err != nil {
 		return nil, err
 	}
+	var data *model.Schema
+	if m := v.reg.Message(urn); m != nil {
+		data = m.Data
+	}
 	err = s.Validate(tree)
 	if err == nil {
-		return nil, nil
+		out := v.protectedValues(urn, tree, prefix, nil)
+		sortProblems(out)
+		return out, nil
 	}
 	verr, ok := err.(*js.ValidationError)
 	if !ok {
@@ -191,6 +213,11 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 			got = nums.value(n)
 		}
 		p := Problem{Path: path, Kind: InvalidData, Message: message(e, got)}
+		if sealed, marked := sealPath(v.reg, data, prefix, tree, e.InstanceLocation); marked {
+			// At or inside an x-gdpr-sensitive value: neither the value nor a key the
+			// schema does not declare is shown, as the generated runtime seals its errors.
+			p.Path, p.Message = sealed, redacted(e)
+		}
 		if nums.reported[p.Path] && isBound(e.ErrorKind) {
 			return
 		}
@@ -207,18 +234,28 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 
 // protectedValues applies WithProtected to the problems ps of the data tree of urn at
 // prefix: a problem at or inside a string found at one of the URN's protected paths is
-// left out (WithProtected) or says the value may be protected.
+// left out (WithProtected) or says the value may be protected. With WithProtected, a
+// value at a protected path that is not a string was never protected: it is a
+// problem (bqrt.ClearValueMessage, which names its kind only), as the generated
+// consumer with a cipher rejects it.
 func (v *Validator) protectedValues(urn string, tree any, prefix string, ps []Problem) []Problem {
 	paths := v.pii[urn]
-	if len(paths) == 0 || len(ps) == 0 {
+	if len(paths) == 0 {
 		return ps
 	}
-	var at []string // the JSON paths of the strings at protected paths
+	var at []string     // the JSON paths of the strings at protected paths
+	var clear []Problem // the values there that are not strings
 	for _, p := range paths {
-		stringsAt(tree, strings.Split(p, "."), prefix, &at)
+		valuesAt(tree, pii.Segments(p), prefix, func(c any, path string) {
+			if _, isStr := c.(string); isStr {
+				at = append(at, path)
+			} else if v.protected {
+				clear = append(clear, Problem{Path: path, Kind: InvalidData, Message: bqrt.ClearValueMessage(jsonKind(c))})
+			}
+		})
 	}
 	if len(at) == 0 {
-		return ps
+		return append(ps, clear...)
 	}
 	out := ps[:0]
 	for _, p := range ps {
@@ -233,35 +270,48 @@ func (v *Validator) protectedValues(urn string, tree any, prefix string, ps []Pr
 		case inside && v.protected:
 			continue
 		case inside:
-			p.Message += " (an x-gdpr-sensitive value: if it is protected, validate with --protected)"
+			if base, ok := strings.CutSuffix(p.Message, bqrt.RedactedNote); ok {
+				p.Message = base + " (x-gdpr-sensitive: the value is not shown; if it is protected, validate with --protected)"
+			} else {
+				p.Message += " (an x-gdpr-sensitive value: if it is protected, validate with --protected)"
+			}
 		}
 		out = append(out, p)
 	}
-	return out
+	return append(out, clear...)
 }
 
-// stringsAt appends to out the JSON paths (below path) of the strings that the
-// protected path segs (the SDKs' syntax: keys, "[]" for every element of an array)
-// reaches in v, as the SDKs' Protect and Unprotect find values.
-func stringsAt(v any, segs []string, path string, out *[]string) {
+// jsonKind names the JSON kind of a parsed value as the generated runtime does (null,
+// boolean, number, string, array, object).
+func jsonKind(v any) string {
+	if _, ok := v.(json.Number); ok {
+		return "number"
+	}
+	return typeName(v)
+}
+
+// valuesAt calls fn with every value (and its JSON path below path) that the protected
+// path segs (pii.Segments: keys, every element of an array) reaches in v, as the SDKs'
+// Protect and Unprotect find values: an absent key or a value of another shape on the
+// way is skipped.
+func valuesAt(v any, segs []pii.Segment, path string, fn func(any, string)) {
 	obj, ok := v.(map[string]any)
 	if !ok || len(segs) == 0 {
 		return
 	}
-	key, array := strings.CutSuffix(segs[0], "[]")
-	child, ok := obj[key]
+	child, ok := obj[segs[0].Key]
 	if !ok {
 		return
 	}
-	here := pathKey(path, key)
+	here := pathKey(path, segs[0].Key)
 	visit := func(c any, at string) {
 		if len(segs) > 1 {
-			stringsAt(c, segs[1:], at, out)
-		} else if _, isStr := c.(string); isStr {
-			*out = append(*out, at)
+			valuesAt(c, segs[1:], at, fn)
+		} else {
+			fn(c, at)
 		}
 	}
-	if !array {
+	if !segs[0].Array {
 		visit(child, here)
 		return
 	}
@@ -270,6 +320,114 @@ func stringsAt(v any, segs []string, path string, out *[]string) {
 			visit(e, here+"["+strconv.Itoa(i)+"]")
 		}
 	}
+}
+
+// sealPath follows the instance location tokens from the data schema s (its value,
+// tree, at prefix) and reports whether the value there is, or lies inside, an
+// x-gdpr-sensitive value; path is its JSON path with every key inside a marked value
+// that the schema does not declare (a map key, an unknown key: data) written ".*", as
+// the generated runtime writes it.
+func sealPath(reg *model.Registry, s *model.Schema, prefix string, tree any, tokens []string) (path string, marked bool) {
+	path, cur, sch := prefix, tree, s
+	resolve := func() *model.Schema {
+		seen := 0
+		for sch != nil {
+			if sch.GDPR != "" {
+				marked = true
+			}
+			if sch.Kind != model.Ref || seen > 64 {
+				break
+			}
+			seen++
+			nt := pii.Named(reg, sch)
+			if nt == nil {
+				return nil
+			}
+			sch = nt.Schema
+		}
+		return sch
+	}
+	for _, tok := range tokens {
+		r := resolve()
+		switch c := cur.(type) {
+		case []any:
+			path += "[" + tok + "]"
+			cur, sch = nil, nil
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(c) {
+				cur = c[i]
+			}
+			if r != nil && r.Kind == model.Array {
+				sch = r.Items
+			}
+		default:
+			m, _ := cur.(map[string]any)
+			cur, sch = m[tok], nil
+			declared := r != nil && r.Kind == model.Money && (tok == "amount" || tok == "currency")
+			if r != nil && r.Kind == model.Object {
+				for _, p := range r.Properties {
+					if p.Name == tok {
+						sch, declared = p.Schema, true
+						break
+					}
+				}
+			}
+			if r != nil && r.Kind == model.Map {
+				sch = r.Values
+			}
+			if marked && !declared {
+				path += ".*"
+			} else {
+				path = pathKey(path, tok)
+			}
+		}
+	}
+	resolve()
+	return path, marked
+}
+
+// redacted is the message of the error e at or inside a marked value, without the
+// value: the errors of jsonschema/v6 that quote no value (a type, a length, an item or
+// property count, a missing key, duplicate items) as message writes them; the others
+// cut to the rule they state, in the generated runtime's words, and ended with
+// bqrt.RedactedNote, as the runtime's are.
+func redacted(e *js.ValidationError) string {
+	rule := ""
+	switch k := e.ErrorKind.(type) {
+	case *kind.Type, *kind.MinLength, *kind.MaxLength, *kind.MinItems, *kind.MaxItems, *kind.MinProperties,
+		*kind.MaxProperties, *kind.Required, *kind.UniqueItems, *kind.FalseSchema, *kind.DependentRequired:
+		return message(e, "") // quotes no value: kept, as the runtime keeps its own
+	case *kind.Format:
+		rule = fmt.Sprintf("is not a valid %q", k.Want)
+	case *kind.Pattern:
+		rule = fmt.Sprintf("does not match pattern %q", k.Want)
+		for f, narrow := range jsonschema.FormatPatterns {
+			if k.Want == narrow {
+				rule = fmt.Sprintf("is not a valid %q in the subset every validator accepts (docs/jsonschema.md, Formats)", f)
+			}
+		}
+	case *kind.Enum:
+		rule = "is not one of the enum values"
+	case *kind.Const:
+		rule = "is not the const value"
+	case *kind.Minimum:
+		rule = "minimum: want " + jsonnum.RatText(k.Want)
+	case *kind.Maximum:
+		rule = "maximum: want " + jsonnum.RatText(k.Want)
+	case *kind.ExclusiveMinimum:
+		rule = "exclusiveMinimum: want " + jsonnum.RatText(k.Want)
+	case *kind.ExclusiveMaximum:
+		rule = "exclusiveMaximum: want " + jsonnum.RatText(k.Want)
+	case *kind.MultipleOf:
+		rule = "multipleOf: want " + jsonnum.RatText(k.Want)
+	case *kind.AdditionalProperties:
+		rule = "additional properties not allowed"
+	default:
+		rule = "breaks its schema"
+		if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
+			rule += " (" + kp[len(kp)-1] + ")"
+		}
+	}
+	return rule + bqrt.RedactedNote
 }
 
 // sortProblems orders problems by path, keeping the order of those at one path.
@@ -373,6 +531,11 @@ func pathKey(path, key string) string {
 // the URN's schema. It returns every problem found; nil means valid. The error is for
 // a schema that does not compile (never for an invalid body).
 func (v *Validator) Envelope(body []byte) ([]Problem, error) {
+	ps, err := v.envelope(body)
+	return bounded(ps), err
+}
+
+func (v *Validator) envelope(body []byte) ([]Problem, error) {
 	tree, err := parseMessage(body)
 	if err != nil {
 		return []Problem{{Path: "$", Kind: Malformed, Message: err.Error()}}, nil

@@ -158,7 +158,9 @@ func TestProblemPathsAndMessages(t *testing.T) {
 	// A format outside its narrowing (docs/jsonschema.md, Formats) is named as such.
 	all = fixture.Mutate(fixture.BaseAll, "email", `"a@localhost"`)
 	ps, _ = v.Data(fixture.URNAll, all)
-	if len(ps) != 1 || ps[0].Path != "$.email" || !strings.Contains(ps[0].Message, `"a@localhost" is not a valid "email" in the subset every validator accepts`) {
+	// The fixture's email is marked x-gdpr-sensitive: the value is not shown.
+	if len(ps) != 1 || ps[0].Path != "$.email" || !strings.HasPrefix(ps[0].Message, `is not a valid "email" in the subset every validator accepts`) ||
+		strings.Contains(ps[0].Message, "localhost") || !strings.Contains(ps[0].Message, "the value is not shown") {
 		t.Errorf("narrowed email: %v", ps)
 	}
 }

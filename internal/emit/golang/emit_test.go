@@ -573,3 +573,26 @@ func TestEveryTestdataRegistryBuilds(t *testing.T) {
 	}
 	mod.Go("vet", "./...")
 }
+
+// TestEmitRefusesOverBudget: a message whose SDK schema exceeds its budget (BQ050,
+// which `bqgen check` reports before generate runs) fails the emitter rather than get a
+// protected-path list without the marks inside its named types: named types L0…L15,
+// each using the next twice, over a marked string (2^16 copies once inlined).
+func TestEmitRefusesOverBudget(t *testing.T) {
+	t.Parallel()
+	const levels = 16
+	types := make([]*model.NamedType, levels+1)
+	types[levels] = &model.NamedType{Name: fmt.Sprintf("L%02d", levels), Schema: &model.Schema{Kind: model.String, GDPR: "true", Description: "A note."}}
+	for i := levels - 1; i >= 0; i-- {
+		next := types[i+1]
+		types[i] = &model.NamedType{Name: fmt.Sprintf("L%02d", i), Schema: obj(false,
+			prop("l", true, &model.Schema{Kind: model.Ref, Ref: next.Name, Named: next}),
+			prop("r", true, &model.Schema{Kind: model.Ref, Ref: next.Name, Named: next}))}
+	}
+	reg := &model.Registry{Version: 1, Types: types, Messages: []*model.Message{{URN: "urn:babel:a:tree", Data: obj(false,
+		prop("t", true, &model.Schema{Kind: model.Ref, Ref: types[0].Name, Named: types[0]}))}}}
+	_, err := Emit(reg, plan(t, reg), Options{ImportPath: "example.com/x"})
+	if err == nil || !strings.Contains(err.Error(), "BQ050") || !strings.Contains(err.Error(), "protected paths cannot be listed") {
+		t.Errorf("Emit: %v", err)
+	}
+}

@@ -359,12 +359,19 @@ func descVar(name string) string { return gonames.DescVar(name) }
 func piiVar(name string) string { return gonames.PIIVar(name) }
 
 // protected returns the paths of m's values that a Cipher protects
-// (pii.Inventory.Protected), nil when it has none.
+// (pii.Inventory.Protected), nil when it has none. A message whose SDK schema cannot
+// be written within its budget (pii.Index.Inlined false; `bqgen check` reports BQ050)
+// fails the emitter: its list would leave out the marks inside named types, and the
+// generated code would send them in clear text.
 func (g *gen) protected(m *model.Message) []string {
 	if g.piiIndex == nil {
 		g.piiIndex = pii.NewIndex(g.reg)
 	}
 	if !g.piiIndex.Marked(m) {
+		return nil
+	}
+	if !g.piiIndex.Inlined(m) {
+		g.failf("%s: %s: the SDK schema would exceed %d bytes or %d levels (BQ050): its protected paths cannot be listed", m.Pos, m.URN, pii.MaxBytes, pii.MaxNesting)
 		return nil
 	}
 	return g.piiIndex.Of(m).Protected()

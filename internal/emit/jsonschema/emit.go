@@ -204,6 +204,10 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 		if err := add(sdk, doc); err != nil {
 			return nil, err
 		}
+		if n, est := len(files[len(files)-1].Content), sdkBound(ix, m, opts); n > est {
+			// pii.Index.Size is an upper bound of the bytes written: never reached.
+			return nil, fmt.Errorf("%s: %s takes %d bytes, more than the %d bytes estimated", m.Pos, sdk, n, est)
+		}
 		status := "active"
 		if m.Deprecation != nil {
 			status = "deprecated"

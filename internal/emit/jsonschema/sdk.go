@@ -25,8 +25,9 @@ import (
 //     type's; a nullable use adds "null" to `type` and null to `enum`, so `properties`
 //     and the marks stay where the readers walk. A recursive type is inlined
 //     pii.UnrollDepth times along a path; the use below is `{}` with the use's own
-//     annotations. A URN that pii.Index.Inlined rejects (too large, or past the
-//     registry's pii.Budget) keeps `$ref`;
+//     annotations. A URN that pii.Index.Inlined rejects (over pii.MaxBytes or
+//     pii.MaxNesting: `bqgen check` reports BQ050) is an error: it is never written
+//     with `$ref`, which would hide its marks from the SDKs;
 //   - `minimum` is written wherever an exclusive lower bound says more: integers get
 //     exclusiveMinimum + 1 (exact), numbers the exclusiveMinimum itself (the bound value
 //     passes the readers, everything below fails);
@@ -45,17 +46,29 @@ func SDKDataFile(urn string) string { return Stem(urn) + ".sdk.schema.json" }
 // sdkDataDoc builds the manifest-profile data schema of m; ix is the registry's
 // pii.Index.
 func sdkDataDoc(reg *model.Registry, ix *pii.Index, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
-	g := newGen(reg, true)
-	if ix.Inlined(m) {
-		in := &inliner{g: g, counts: map[*model.NamedType]int{}}
-		g.inline = in.inline
+	if !ix.Inlined(m) {
+		_, added, deep := ix.Size(m)
+		return nil, fmt.Errorf("%s: %s: inlining the named types of %q would add more than %d bytes or nest deeper than %d levels (%d bytes, %d levels; BQ050)",
+			m.Pos, name, m.URN, pii.MaxBytes, pii.MaxNesting, added, deep)
 	}
+	g := newGen(reg, true)
+	in := &inliner{g: g, counts: map[*model.NamedType]int{}}
+	g.inline = in.inline
 	doc, err := genDataDoc(g, m, opts, name)
 	if err != nil {
 		return nil, err
 	}
 	sdkPass(doc, true, true, false)
 	return doc, nil
+}
+
+// sdkBound is the most bytes the SDK schema of m may take: pii.Index.Size's estimate
+// (at most the message's own schema text and pii.MaxBytes), and what a longer base URL
+// than the estimate's 200 bytes adds to $id.
+func sdkBound(ix *pii.Index, m *model.Message, opts Options) int {
+	n, _, _ := ix.Size(m)
+	base, _ := ordjson.Size(opts.BaseID)
+	return n + max(0, base-200)
 }
 
 // inliner writes uses of named types for the manifest profile.

@@ -75,14 +75,23 @@ func sealErrs(errs ValidationErrors, t *Desc) ValidationErrors {
 	return errs
 }
 
-// redactedNote ends the message of an error at or inside a marked value.
-const redactedNote = " (x-gdpr-sensitive: the value is not shown)"
+// RedactedNote ends the message of an error at or inside a marked value: the one
+// wording of every error that leaves a marked value out (bqgen validate writes it too).
+const RedactedNote = " (x-gdpr-sensitive: the value is not shown)"
+
+// MaxMessage is the longest ValidationError.Message (and Path), in bytes: Clip cuts a
+// longer one (bqgen validate bounds its problems with it too).
+const MaxMessage = maxMessage
+
+// Clip returns s cut to at most MaxMessage bytes at a character boundary, with "..."
+// in place of what was cut from its middle.
+func Clip(s string) string { return clip(s) }
 
 // redact returns the message msg of an error at a marked value without the value: the
 // messages this package writes that quote no value are kept; the others are cut to the
 // rule they state; anything else becomes "breaks its schema".
 func redact(msg string) string {
-	if strings.HasSuffix(msg, redactedNote) || valueFree(msg) {
+	if strings.HasSuffix(msg, RedactedNote) || valueFree(msg) {
 		return msg
 	}
 	rule := "breaks its schema"
@@ -108,7 +117,7 @@ func redact(msg string) string {
 	case strings.Contains(msg, ", got "):
 		rule, _, _ = strings.Cut(msg, ", got ") // a bound: "must be at most 10"
 	}
-	return rule + redactedNote
+	return rule + RedactedNote
 }
 
 // valueFree reports whether msg is one of the messages of this package that quote no
@@ -117,7 +126,7 @@ func redact(msg string) string {
 func valueFree(msg string) bool {
 	for _, p := range [...]string{"length ", "does not match pattern ", "has ", "items at index ", "required property missing",
 		"additional property not allowed", "invalid UTF-8", "map key: invalid UTF-8", "integer out of int32 range",
-		"x-gdpr-sensitive value does not decrypt", "decrypted x-gdpr-sensitive value is not JSON", "decrypted data: ", moreErrors} {
+		"x-gdpr-sensitive value does not decrypt", "decrypted x-gdpr-sensitive value is not JSON", "x-gdpr-sensitive value is not protected", "decrypted data: ", moreErrors} {
 		if strings.HasPrefix(msg, p) {
 			return true
 		}

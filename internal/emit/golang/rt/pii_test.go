@@ -184,10 +184,37 @@ func TestCipherConsumer(t *testing.T) {
 	if b, _ := fwd.Encode(); !strings.Contains(string(b), `"email":"`+enc(`"ada@example.com"`)+`"`) {
 		t.Errorf("forwarded message in clear: %s", b)
 	}
-	// A marked value that is not a string is read as it is (the SDKs' Unprotect).
+	// A marked value that is not a string was never protected: with a cipher it is
+	// poison (fail closed), unless clear values are accepted for a migration, when it
+	// is read as it is (as the SDKs' Unprotect does).
 	clearAge := strings.Replace(piiProtectedData, `"age":"`+enc(`36`)+`"`, `"age":36`, 1)
-	if m, err := Decode[piiEvent]([]byte(piiEnvelope(clearAge)), WithCipher(keyA)); err != nil || m.Data.Age != 36 {
+	const notProtected = "babelqueue: invalid data: $.age: x-gdpr-sensitive value is not protected: got number, want a ciphertext string (x-gdpr-sensitive: the value is not shown)"
+	if m, err := Decode[piiEvent]([]byte(piiEnvelope(clearAge)), WithCipher(keyA)); m != nil || err == nil || err.Error() != notProtected || !errors.Is(err, ErrInvalidData) {
 		t.Errorf("clear integer with a cipher: %+v %v", m, err)
+	}
+	if m, err := Decode[piiEvent]([]byte(piiEnvelope(clearAge)), WithCipher(keyA), WithClearValuesAccepted()); err != nil || !reflect.DeepEqual(m.Data, piiData()) {
+		t.Errorf("clear integer with a cipher, clear values accepted: %+v %v", m, err)
+	}
+	// Accepted, a wholly clear message (strings that do not decrypt included) reaches
+	// the handler as it arrived; without the cipher the option changes nothing.
+	got = nil
+	lenient := NewRouter(WithRouterCipher(keyA), WithRouterClearValuesAccepted())
+	Handle(lenient, func(_ context.Context, m Message[piiEvent]) error { got = append(got, m); return nil })
+	for _, data := range []string{piiClearData, clearAge, piiProtectedData} {
+		if err := lenient.Dispatch(context.Background(), []byte(piiEnvelope(data))); err != nil {
+			t.Fatalf("Dispatch, clear values accepted: %v", err)
+		}
+	}
+	if len(got) != 3 || !reflect.DeepEqual(got[0].Data, piiData()) || !reflect.DeepEqual(got[1].Data, piiData()) || !reflect.DeepEqual(got[2].Data, piiData()) {
+		t.Fatalf("handler got %+v", got)
+	}
+	if m, err := Decode[piiEvent]([]byte(piiEnvelope(piiClearData)), WithClearValuesAccepted()); err != nil || !reflect.DeepEqual(m.Data, piiData()) {
+		t.Errorf("clear message, no cipher: %+v %v", m, err)
+	}
+	// A cipher that could not try is still an error, not a clear value.
+	down := failCipher{fmt.Errorf("kms: %w", ErrCipherUnavailable)}
+	if _, err := Decode[piiEvent]([]byte(piiEnvelope(piiClearData)), WithCipher(down), WithClearValuesAccepted()); !errors.Is(err, ErrCipherUnavailable) {
+		t.Errorf("unavailable cipher, clear values accepted: %v", err)
 	}
 }
 
@@ -207,10 +234,21 @@ func TestCipherConsumerRejects(t *testing.T) {
 			"$.profile.name: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
 			"$.tags[0]: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
 			"$.tags[1]: x-gdpr-sensitive value does not decrypt: message authentication failed"},
-		{"sent clear", keyA, piiClearData, "$.email: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
+		{"sent clear", keyA, piiClearData, "$.age: x-gdpr-sensitive value is not protected: got number, want a ciphertext string (x-gdpr-sensitive: the value is not shown); " +
+			"$.card: x-gdpr-sensitive value is not protected: got object, want a ciphertext string (x-gdpr-sensitive: the value is not shown); " +
+			"$.email: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
 			"$.profile.name: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
 			"$.tags[0]: x-gdpr-sensitive value does not decrypt: message authentication failed; " +
 			"$.tags[1]: x-gdpr-sensitive value does not decrypt: message authentication failed"},
+		// Fail closed on every kind of clear value: boolean, array, null, number in an
+		// array's elements (null included: a protecting producer encrypts it too).
+		{"clear values of every kind", keyA, `{"id":7,"email":"` + enc(`"ada@example.com"`) + `","age":true,"note":null,"tags":[5,"` + enc(`"vip"`) + `"],` +
+			`"profile":{"name":{"first":"Ada"},"city":"London"},"card":[1]}`,
+			"$.age: x-gdpr-sensitive value is not protected: got boolean, want a ciphertext string (x-gdpr-sensitive: the value is not shown); " +
+				"$.card: x-gdpr-sensitive value is not protected: got array, want a ciphertext string (x-gdpr-sensitive: the value is not shown); " +
+				"$.note: x-gdpr-sensitive value is not protected: got null, want a ciphertext string (x-gdpr-sensitive: the value is not shown); " +
+				"$.profile.name: x-gdpr-sensitive value is not protected: got object, want a ciphertext string (x-gdpr-sensitive: the value is not shown); " +
+				"$.tags[0]: x-gdpr-sensitive value is not protected: got number, want a ciphertext string (x-gdpr-sensitive: the value is not shown)"},
 		{"plaintext not JSON", keyA, strings.Replace(piiProtectedData, enc(`36`), enc(`36,`), 1),
 			"$.age: decrypted x-gdpr-sensitive value is not JSON (at byte 2)"},
 		{"plaintext of the wrong type", keyA, strings.Replace(piiProtectedData, enc(`36`), enc(`"36"`), 1),

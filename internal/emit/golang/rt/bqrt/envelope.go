@@ -508,11 +508,25 @@ type Router struct {
 	handlers map[string]Handler
 	maxBody  int // 0: DefaultMaxBodySize; < 0: no limit
 	cipher   Cipher
+	// clear: unprotect with AcceptClear(cipher) (SetAcceptClear).
+	clear bool
 }
 
 // SetCipher makes Dispatch unprotect the PII paths of every message with c before
 // its data is decoded (Envelope.Fill); nil decodes the data as it arrives.
 func (r *Router) SetCipher(c Cipher) { r.cipher = c }
+
+// SetAcceptClear makes Dispatch, when it has a cipher, unprotect with
+// AcceptClear(cipher): clear values at protected paths are read as they arrive.
+func (r *Router) SetAcceptClear(on bool) { r.clear = on }
+
+// readCipher is the cipher Dispatch unprotects with.
+func (r *Router) readCipher() Cipher {
+	if r.clear {
+		return AcceptClear(r.cipher)
+	}
+	return r.cipher
+}
 
 // DefaultMaxBodySize is the largest body, in bytes, a Router dispatches unless
 // SetMaxBodySize says otherwise: 1 MiB.
@@ -562,7 +576,7 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 		r.mu.RUnlock()
 		if h != nil {
 			env := getEnvelope()
-			env.lazy, env.body, env.cipher = true, body, r.cipher
+			env.lazy, env.body, env.cipher = true, body, r.readCipher()
 			err := env.dispatch(ctx, h)
 			env.release()
 			return err
@@ -570,7 +584,7 @@ func (r *Router) Dispatch(ctx context.Context, body []byte) error {
 	}
 	env := getEnvelope()
 	defer env.release()
-	env.cipher = r.cipher
+	env.cipher = r.readCipher()
 	if err := env.decode(body); err != nil {
 		return err
 	}

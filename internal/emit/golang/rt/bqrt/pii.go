@@ -20,9 +20,12 @@ import (
 // sorted, so that an outer value comes before what it holds) that is present in the
 // data, the JSON encoding of the value is passed to Cipher.Encrypt, and the string it
 // returns replaces the value. Unprotect passes every string found at such a path to
-// Cipher.Decrypt and parses the JSON it returns in place of the string; a value that
-// is not a string is left as it is, and a path that does not lead anywhere (an
-// absent key, a value of another shape) is skipped. The generated code gets the
+// Cipher.Decrypt and parses the JSON it returns in place of the string, and a path
+// that does not lead anywhere (an absent key, a value of another shape) is skipped.
+// Unlike the SDKs' Unprotect, it fails closed: a value at such a path that is not a
+// string (a number, a boolean, null, an object, an array) was never protected, and
+// makes the message invalid, as a string that does not decrypt does; AcceptClear
+// reads both as they are, for a migration. The generated code gets the
 // paths from bqgen (one list per message type, the paths the SDKs compute from the
 // manifest schemas), never from its own walk.
 
@@ -152,27 +155,56 @@ func protectData(b []byte, at int, paths []string, c Cipher) ([]byte, error) {
 // errStop ends a walk of unprotectData that has found enough.
 var errStop = errors.New("stop")
 
+// clearAccepting is a Cipher that AcceptClear made lenient.
+type clearAccepting struct{ Cipher }
+
+// AcceptClear returns c (nil for nil) so that unprotecting with it accepts clear
+// values, for a migration: a value at a protected path that is not a string, or a
+// string that c does not decrypt, is read as it arrived, instead of making the
+// message invalid. A Decrypt error that says the cipher could not try (unprotectData)
+// is still returned. Encrypt is c's.
+func AcceptClear(c Cipher) Cipher {
+	if _, ok := c.(clearAccepting); ok || c == nil {
+		return c
+	}
+	return clearAccepting{c}
+}
+
+// ClearValueMessage is the error message of a value that is not a string at a
+// protected path, read with a cipher that fails closed: got names its JSON kind (the
+// value itself is never shown).
+func ClearValueMessage(got string) string {
+	return "x-gdpr-sensitive value is not protected: got " + got + ", want a ciphertext string" + RedactedNote
+}
+
 // unprotectData decrypts, in the data tree data (described by t), every string at
 // paths and parses the JSON it returns in its place (strictly, as the decoder reads a
-// body). A value that does not decrypt, or whose plaintext is not strict JSON, is a
-// ValidationError at its path: the message is rejected whole, never decoded half
-// protected; after maxErrors of them, or at an array over its maximum (visitPath),
+// body). A value that does not decrypt, whose plaintext is not strict JSON, or that
+// is not a string (ClearValueMessage: it was never protected), is a ValidationError at
+// its path, unless c comes from AcceptClear (then a clear value, string or not, is
+// kept as it arrived): the message is rejected whole, never decoded half protected; after maxErrors of them, or at an array over its maximum (visitPath),
 // nothing more is decrypted. A Decrypt error that wraps ErrCipherUnavailable,
 // context.Canceled or context.DeadlineExceeded (the cipher could not try) is returned
 // at once, wrapped with the value's path: not a fault of the message.
 func unprotectData(data *jsonValue, t *Desc, paths []string, c Cipher) error {
+	_, lenient := c.(clearAccepting)
 	var errs ValidationErrors
 	var unavailable error
 	for _, p := range paths {
 		err := visitPath(data, t, splitPath(p), "$", func(slot **jsonValue, at string) error {
 			if (*slot).kind != jsonString {
-				return nil // not protected (the SDKs leave such values alone)
+				if !lenient {
+					appendErr(&errs, at, ClearValueMessage((*slot).kind.String()))
+				}
+				return stopAt(errs)
 			}
 			pt, err := c.Decrypt((*slot).str)
 			switch {
 			case err != nil && (errors.Is(err, ErrCipherUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 				unavailable = fmt.Errorf("unprotect %s: %w", at, err)
 				return errStop
+			case err != nil && lenient:
+				// A clear string, kept as it arrived (AcceptClear).
 			case err != nil:
 				appendErr(&errs, at, "x-gdpr-sensitive value does not decrypt: "+err.Error())
 			default:
@@ -187,10 +219,7 @@ func unprotectData(data *jsonValue, t *Desc, paths []string, c Cipher) error {
 					*slot = v
 				}
 			}
-			if len(errs) > maxErrors {
-				return errStop
-			}
-			return nil
+			return stopAt(errs)
 		})
 		switch {
 		case unavailable != nil:
@@ -205,6 +234,14 @@ func unprotectData(data *jsonValue, t *Desc, paths []string, c Cipher) error {
 		}
 	}
 	return errs.errOrNil()
+}
+
+// stopAt returns errStop once errs is full (maxErrors), nil before.
+func stopAt(errs ValidationErrors) error {
+	if len(errs) > maxErrors {
+		return errStop
+	}
+	return nil
 }
 
 // appendTree appends the compact JSON of the parsed value v: strings re-encoded
@@ -260,7 +297,7 @@ func clearHint(err error, t *Desc, paths []string, c Cipher) error {
 				continue
 			}
 			if d, _ := descAt(t, ve[i].Path); strings.HasSuffix(m, ", got string") || d != nil && stringLike(d) {
-				if base, ok := strings.CutSuffix(m, redactedNote); ok {
+				if base, ok := strings.CutSuffix(m, RedactedNote); ok {
 					ve[i].Message = clip(base + " (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)")
 				} else {
 					ve[i].Message = clip(m + " (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)")

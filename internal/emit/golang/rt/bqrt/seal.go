@@ -41,14 +41,17 @@ func appendErr(e *ValidationErrors, path, msg string) {
 	*e = append(*e, ValidationError{Path: clip(path), Message: clip(msg)})
 }
 
-// clip returns s cut to at most maxMessage bytes at a character boundary, with "..."
-// in place of what was cut from its middle (so that a trailing exponent or type
-// survives).
-func clip(s string) string {
-	if len(s) <= maxMessage {
+// clip cuts s to at most maxMessage bytes (clipTo).
+func clip(s string) string { return clipTo(s, maxMessage) }
+
+// clipTo returns s cut to at most n bytes (n >= 8) at character boundaries: its first
+// three quarters and its last quarter around "...", so that the start and the end of a
+// long text stay readable.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	head, tail := s[:maxMessage*3/4], s[len(s)-maxMessage/4+3:]
+	head, tail := s[:n*3/4], s[len(s)-n/4+3:]
 	for len(head) > 0 && !utf8.RuneStart(head[len(head)-1]) {
 		head = head[:len(head)-1]
 	}
@@ -75,14 +78,27 @@ func sealErrs(errs ValidationErrors, t *Desc) ValidationErrors {
 	return errs
 }
 
-// redactedNote ends the message of an error at or inside a marked value.
-const redactedNote = " (x-gdpr-sensitive: the value is not shown)"
+// RedactedNote ends the message of an error at or inside a marked value: the one
+// wording of every error that leaves a marked value out (bqgen validate writes it too).
+const RedactedNote = " (x-gdpr-sensitive: the value is not shown)"
+
+// MaxMessage is the longest ValidationError.Message (and Path), in bytes: Clip cuts a
+// longer one (bqgen validate bounds its problems with it too).
+const MaxMessage = maxMessage
+
+// Clip returns s cut to at most MaxMessage bytes at a character boundary, with "..."
+// in place of what was cut from its middle.
+func Clip(s string) string { return clip(s) }
+
+// ClipTo returns s cut to at most n bytes (n >= 8) as Clip does (the worker bounds
+// dead_letter.error with it).
+func ClipTo(s string, n int) string { return clipTo(s, n) }
 
 // redact returns the message msg of an error at a marked value without the value: the
 // messages this package writes that quote no value are kept; the others are cut to the
 // rule they state; anything else becomes "breaks its schema".
 func redact(msg string) string {
-	if strings.HasSuffix(msg, redactedNote) || valueFree(msg) {
+	if strings.HasSuffix(msg, RedactedNote) || valueFree(msg) {
 		return msg
 	}
 	rule := "breaks its schema"
@@ -108,7 +124,7 @@ func redact(msg string) string {
 	case strings.Contains(msg, ", got "):
 		rule, _, _ = strings.Cut(msg, ", got ") // a bound: "must be at most 10"
 	}
-	return rule + redactedNote
+	return rule + RedactedNote
 }
 
 // valueFree reports whether msg is one of the messages of this package that quote no
@@ -117,7 +133,7 @@ func redact(msg string) string {
 func valueFree(msg string) bool {
 	for _, p := range [...]string{"length ", "does not match pattern ", "has ", "items at index ", "required property missing",
 		"additional property not allowed", "invalid UTF-8", "map key: invalid UTF-8", "integer out of int32 range",
-		"x-gdpr-sensitive value does not decrypt", "decrypted x-gdpr-sensitive value is not JSON", "decrypted data: ", moreErrors} {
+		"x-gdpr-sensitive value does not decrypt", "decrypted x-gdpr-sensitive value is not JSON", "x-gdpr-sensitive value is not protected", "decrypted data: ", moreErrors} {
 		if strings.HasPrefix(msg, p) {
 			return true
 		}
