@@ -503,6 +503,9 @@ func (l *loader) message(e tentry) *model.Message {
 	m.Deprecation = deprecation(n.val("deprecated"))
 	l.boolWord(n.val("deprecated"), "deprecated")
 	m.Supersedes = strVal(n.val("supersedes"))
+	if sv := n.val("supersedes"); sv != nil {
+		m.SupersedesPos = sv.pos
+	}
 	before := l.nBroken
 	m.Data = l.schema(n.val("data"), fmt.Sprintf("the data of message %q", e.key), true)
 	if g := n.val("go"); g != nil {

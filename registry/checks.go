@@ -224,10 +224,36 @@ func (l *loader) checkURN(m *model.Message) {
 		case m.Supersedes == urn:
 			l.report(m.Pos, RuleVersion, fmt.Sprintf("message %q supersedes itself", urn), "name the older URN it replaces")
 		case l.reg.Message(m.Supersedes) == nil && !l.partial:
-			l.report(m.Pos, RuleVersion, fmt.Sprintf("message %q supersedes %q, which is not in the registry", urn, m.Supersedes),
-				"keep the older URN (deprecated) until it is retired, or remove `supersedes`")
+			pos := m.Pos
+			if m.SupersedesPos != (model.Pos{}) {
+				pos = m.SupersedesPos
+			}
+			msg := fmt.Sprintf("message %q supersedes %q, which is not in the registry", urn, m.Supersedes)
+			if sug := l.closeURN(m.Supersedes, urn); sug != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sug)
+			}
+			l.report(pos, RuleVersion, msg, "keep the older URN (deprecated) until it is retired, or remove `supersedes`")
 		}
 	}
+}
+
+// closeURN returns the URN of the registry other than self nearest to u (at most three
+// edits, in the same bounded context), or "".
+func (l *loader) closeURN(u, self string) string {
+	ctx := model.URNContext(u)
+	var cands []string
+	for _, m := range l.reg.Messages {
+		if m.URN != self && model.URNContext(m.URN) == ctx {
+			cands = append(cands, m.URN)
+		}
+	}
+	best, bestD := "", 4
+	for _, c := range cands {
+		if d := editDistance(u, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
 }
 
 func keyPos(s *model.Schema, key string, def model.Pos) model.Pos {

@@ -179,33 +179,38 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 // causes, reported at or near that line (a parser error up to two lines before it).
 var indentProblems = []string{"did not find expected key", "mapping values are not allowed in this context", "could not find expected ':'"}
 
-// indentHint attributes an indentation error to the line that causes it: within two
-// lines of the reported one, a line holding a key (`name:`) indented deeper than the
-// line before it, when that line's value is already complete (it does not end with
-// `:` or open a block scalar, and it is not a sequence item). The nearest such line to
-// the reported one wins; without one, d is returned as is.
+// indentHint attributes an indentation error to the line that causes it. yaml.v3 reports
+// such errors at or near the line, or at the start of the block mapping that holds it,
+// some lines before. Within maxIndentScan lines of the reported one, it looks for a line
+// holding a key (`name:`) indented deeper than the line before it, when that line's value
+// is already complete (it does not end with `:`, comments aside, open a block scalar, or
+// start a sequence item); the nearest such line to the reported one wins. When the line
+// before it is indented less than the lines on both sides of it, which are alike, that
+// line is the one out of place (dedented); otherwise the deeper line is. Without such a
+// line, d is returned as is.
 func indentHint(d Diagnostic, data []byte) Diagnostic {
 	if !slices.ContainsFunc(indentProblems, func(p string) bool { return strings.Contains(d.Message, p) }) {
 		return d
 	}
-	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+3)
+	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+maxIndentScan+1)
+	code := func(ln int) []byte { return bytes.TrimSpace(stripComment(lines[ln-1])) }
+	prevCode := func(ln int) int {
+		for ln--; ln >= 1 && len(code(ln)) == 0; ln-- {
+		}
+		return ln
+	}
 	best, bestPrev := 0, 0
-	for ln := max(2, d.Pos.Line-2); ln <= d.Pos.Line+2 && ln <= len(lines); ln++ {
-		text := lines[ln-1]
-		ind := indentOf(text)
-		body := bytes.TrimSpace(text)
-		if len(body) == 0 || body[0] == '#' || !(bytes.Contains(body, []byte(": ")) || bytes.HasSuffix(body, []byte(":"))) {
+	for ln := max(2, d.Pos.Line-2); ln <= d.Pos.Line+maxIndentScan && ln <= len(lines); ln++ {
+		body := code(ln)
+		if len(body) == 0 || !(bytes.Contains(body, []byte(": ")) || bytes.HasSuffix(body, []byte(":"))) {
 			continue
 		}
-		prev := ln - 1
-		for prev >= 1 && (len(bytes.TrimSpace(lines[prev-1])) == 0 || bytes.TrimSpace(lines[prev-1])[0] == '#') {
-			prev--
-		}
+		prev := prevCode(ln)
 		if prev < 1 {
 			continue
 		}
-		pt := bytes.TrimSpace(lines[prev-1])
-		if ind <= indentOf(lines[prev-1]) || bytes.HasSuffix(pt, []byte(":")) || bytes.HasPrefix(pt, []byte("- ")) ||
+		pt := code(prev)
+		if indentOf(lines[ln-1]) <= indentOf(lines[prev-1]) || bytes.HasSuffix(pt, []byte(":")) || bytes.HasPrefix(pt, []byte("- ")) ||
 			bytes.HasSuffix(pt, []byte("|")) || bytes.HasSuffix(pt, []byte(">")) || bytes.HasSuffix(pt, []byte("|-")) || bytes.HasSuffix(pt, []byte(">-")) {
 			continue
 		}
@@ -217,11 +222,41 @@ func indentHint(d Diagnostic, data []byte) Diagnostic {
 		return d
 	}
 	ind, pind := indentOf(lines[best-1]), indentOf(lines[bestPrev-1])
+	if before := prevCode(bestPrev); before >= 1 && indentOf(lines[before-1]) == ind && !bytes.HasSuffix(code(before), []byte(":")) {
+		// The lines before and after bestPrev are siblings: bestPrev lost its indentation.
+		d.Pos.Line, d.Pos.Column = bestPrev, pind+1
+		d.Message += fmt.Sprintf(" (line %d is indented less than lines %d and %d around it)", bestPrev, before, best)
+		d.Hint = fmt.Sprintf("indent line %d like lines %d and %d (column %d), %d more %s",
+			bestPrev, before, best, ind+1, ind-pind, pluralWord(ind-pind, "space", "spaces"))
+		return d
+	}
 	d.Pos.Line, d.Pos.Column = best, ind+1
 	d.Message += fmt.Sprintf(" (line %d is indented deeper than line %d)", best, bestPrev)
 	d.Hint = fmt.Sprintf("indent line %d like line %d (column %d), %d %s less: a key indented deeper than the key above it continues that key's value, which is already written",
 		best, bestPrev, pind+1, ind-pind, pluralWord(ind-pind, "space", "spaces"))
 	return d
+}
+
+// maxIndentScan is how many lines after the reported one indentHint reads.
+const maxIndentScan = 40
+
+// stripComment returns line without a YAML comment: from a `#` at its start or after a
+// space or tab, outside quotes, to its end.
+func stripComment(line []byte) []byte {
+	var quote byte
+	for i, c := range line {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return line[:i]
+		}
+	}
+	return line
 }
 
 // indentOf is the number of leading spaces of a line.

@@ -771,8 +771,17 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		}
 		d.Message = fmt.Sprintf("%s must be one of %s; got %s", subject, strings.Join(wants, ", "), jsonText(k.Got))
 		if s, ok := k.Got.(string); ok {
-			if sug := suggest(s, wants); sug != "" {
+			sug := suggest(s, wants)
+			if a := enumAliases[strings.ToLower(s)]; sug == "" && contains(wants, a) {
+				sug = a
+			}
+			if sug != "" {
 				d.Message += fmt.Sprintf("; did you mean %q?", sug)
+				if _, err := strconv.Atoi(last); err == nil {
+					d.Hint = "write " + sug // an item of a list
+				} else {
+					d.Hint = fmt.Sprintf("write %s: %s", yamlKey(last), sug)
+				}
 			}
 		}
 		return Diagnostics{d}
@@ -898,6 +907,12 @@ func moneyField(root *tnode, path []string) string {
 	}
 	return ""
 }
+
+// enumAliases maps short or other spellings of the registry's enum words (`kind`, and
+// the languages of `consumers`) to the word, for a did-you-mean edit distance misses.
+var enumAliases = map[string]string{"cmd": "command", "commands": "command", "evt": "event", "events": "event",
+	"golang": "go", "js": "node", "javascript": "node", "typescript": "node", "ts": "node", "nodejs": "node",
+	"py": "python", "python3": "python", "csharp": "dotnet", "c#": "dotnet", ".net": "dotnet", "kotlin": "java"}
 
 // maxKeyHints is how many keys the hint of an unknown key lists.
 const maxKeyHints = 5

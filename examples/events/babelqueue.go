@@ -1202,7 +1202,7 @@ func (w *Worker[M]) process(stop, hctx context.Context, msg M, body string, star
 		rep.Reason = reason
 	}
 	if rep.Reason != "" {
-		text := bqrt.Clip(derr.Error(), 2000)
+		text := bqrt.ClipTo(derr.Error(), 2000)
 		exc := fmt.Sprintf("%T", causeOf(derr, rep.URN))
 		dl := &bqrt.DeadLetter{Reason: string(rep.Reason), Error: &text, Exception: &exc, FailedAt: w.c.now().UnixMilli(),
 			OriginalQueue: w.queue, Attempts: rep.Attempts, Lang: "go"}

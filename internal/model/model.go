@@ -123,6 +123,8 @@ type Message struct {
 	Deprecation *Deprecation
 	// Supersedes is the URN this message replaces ("" when none).
 	Supersedes string
+	// SupersedesPos is the position of the `supersedes` value (the zero Pos when none).
+	SupersedesPos Pos
 	// Data is the schema of the envelope's `data`; always of kind Object.
 	Data *Schema
 	// Lint holds the rule ids this message silences, with the reason given.

@@ -41,14 +41,17 @@ func appendErr(e *ValidationErrors, path, msg string) {
 	*e = append(*e, ValidationError{Path: clip(path), Message: clip(msg)})
 }
 
-// clip returns s cut to at most maxMessage bytes at a character boundary, with "..."
-// in place of what was cut from its middle (so that a trailing exponent or type
-// survives).
-func clip(s string) string {
-	if len(s) <= maxMessage {
+// clip cuts s to at most maxMessage bytes (clipTo).
+func clip(s string) string { return clipTo(s, maxMessage) }
+
+// clipTo returns s cut to at most n bytes (n >= 8) at character boundaries: its first
+// three quarters and its last quarter around "...", so that the start and the end of a
+// long text stay readable.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	head, tail := s[:maxMessage*3/4], s[len(s)-maxMessage/4+3:]
+	head, tail := s[:n*3/4], s[len(s)-n/4+3:]
 	for len(head) > 0 && !utf8.RuneStart(head[len(head)-1]) {
 		head = head[:len(head)-1]
 	}
@@ -86,6 +89,10 @@ const MaxMessage = maxMessage
 // Clip returns s cut to at most MaxMessage bytes at a character boundary, with "..."
 // in place of what was cut from its middle.
 func Clip(s string) string { return clip(s) }
+
+// ClipTo returns s cut to at most n bytes (n >= 8) as Clip does (the worker bounds
+// dead_letter.error with it).
+func ClipTo(s string, n int) string { return clipTo(s, n) }
 
 // redact returns the message msg of an error at a marked value without the value: the
 // messages this package writes that quote no value are kept; the others are cut to the

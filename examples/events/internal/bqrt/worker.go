@@ -235,22 +235,3 @@ func Scrub(s string, texts []string) string {
 	}
 	return s
 }
-
-// Clip returns s cut to at most n bytes at a character boundary, with "..." in
-// place of what was cut from its middle.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	head, tail := s[:n*3/4], s[len(s)-n/4+3:]
-	for len(head) > 0 && !utf8.RuneStart(head[len(head)-1]) {
-		head = head[:len(head)-1]
-	}
-	if len(head) > 0 && !utf8.ValidString(head[len(head)-1:]) {
-		head = head[:len(head)-1]
-	}
-	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
-		tail = tail[1:]
-	}
-	return head + "..." + tail
-}
