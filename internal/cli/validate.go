@@ -97,7 +97,8 @@ func runValidate(e env, regPath, urn, format string, protected bool, files []str
 }
 
 // textReport prints each message as "NAME: valid" or one line per problem, "NAME: PATH:
-// KIND: MESSAGE"; in a stream NAME is "FILE:N" for the Nth message. Names that are not
+// KIND: MESSAGE"; in a stream NAME is "FILE:LINE", the line the message starts on
+// (--format json gives both the message's number and its line). Names that are not
 // plain text are quoted (termtext.Name).
 func textReport(w io.Writer) func(validate.Message) error {
 	return func(m validate.Message) error {
@@ -106,7 +107,7 @@ func textReport(w io.Writer) func(validate.Message) error {
 			name = "<stdin>"
 		}
 		if m.Stream {
-			name += ":" + strconv.Itoa(m.Index)
+			name += ":" + strconv.Itoa(m.Line) // the line the message starts on, as editors read FILE:LINE
 		}
 		if len(m.Problems) == 0 {
 			_, err := fmt.Fprintf(w, "%s: valid\n", name)

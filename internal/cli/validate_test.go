@@ -27,10 +27,10 @@ func TestValidateFormats(t *testing.T) {
 
 	code, out, errOut := run(t, append(args, "--format", "text")...)
 	want := good + ": valid\n" +
-		stream + ":1: $: envelope: missing meta\n" +
-		stream + ":1: $.trace_id: envelope: trace_id is blank\n" +
-		stream + ":1: $: envelope: missing data\n" +
-		stream + ":2: $: malformed: at byte 12: unexpected end of input, expected a string key\n" +
+		stream + ":2: $: envelope: missing meta\n" +
+		stream + ":2: $.trace_id: envelope: trace_id is blank\n" +
+		stream + ":2: $: envelope: missing data\n" +
+		stream + ":3: $: malformed: at byte 12: unexpected end of input, expected a string key\n" +
 		"2 inputs, 3 messages: 1 valid, 2 invalid\n"
 	if code != ExitFindings || out != want || errOut != "" {
 		t.Errorf("text: exit %d\n%s%s\nwant:\n%s", code, out, errOut, want)
