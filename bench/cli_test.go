@@ -94,7 +94,8 @@ func run(b *testing.B, wantExit int, args ...string) (cpu time.Duration, peakKiB
 // evolved registry against the original (exit 1: it has breaking changes). Besides
 // sec/op (wall) it reports cpu-sec/op (user+system) and peak-MiB (the largest peak
 // RSS of the runs). Issue 6's targets, on 2 cores: generate 1,000 URNs ≤ 1 s and
-// 10,000 ≤ 10 s in ≤ 1 GiB; check and diff on 10,000 ≤ 2 s.
+// 10,000 ≤ 10 s in ≤ 1 GiB; check and diff on 10,000 ≤ 2 s. Issue 19's: fixtures 1,000 ≤ 2 s,
+// 10,000 ≤ 20 s; its sub-benchmarks also report the output size, out-MiB.
 func BenchmarkCLI(b *testing.B) {
 	root := b.TempDir()
 	// generate takes the import path of its output from the nearest go.mod.
@@ -115,6 +116,7 @@ func BenchmarkCLI(b *testing.B) {
 			{"generate", 0, func() []string { return []string{"generate", "-r", reg, "-o", out} }},
 			{"jsonschema", 0, func() []string { return []string{"jsonschema", "-r", reg, "-o", out} }},
 			{"check", 0, func() []string { return []string{"check", "-r", reg} }},
+			{"fixtures", 0, func() []string { return []string{"fixtures", "-r", reg, "-o", out} }},
 			{"diff", 1, func() []string { return []string{"diff", "-r", next, "--against", reg} }},
 		}
 		for _, c := range cases {
@@ -125,9 +127,34 @@ func BenchmarkCLI(b *testing.B) {
 					next = writeRegistry(b, filepath.Join(root, fmt.Sprint(n), "new"), n, true)
 				})
 				timeRuns(b, out, c.exit, c.args())
+				if c.name == "fixtures" {
+					b.ReportMetric(float64(dirSize(b, out))/(1<<20), "out-MiB")
+				}
 			})
 		}
 	}
+}
+
+// dirSize is the total size of the regular files below dir, in bytes.
+func dirSize(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 // timeRuns runs bqgen with args b.N times (out removed before each run) and reports

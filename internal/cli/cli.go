@@ -74,7 +74,7 @@ const (
 )
 
 func commands() []*command {
-	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), validateCommand(), asyncapiCommand(), diffCommand(), importCommand(), docsCommand(), initCommand(), versionCommand()}
+	return []*command{generateCommand(), checkCommand(), jsonschemaCommand(), fixturesCommand(), validateCommand(), asyncapiCommand(), diffCommand(), importCommand(), docsCommand(), initCommand(), versionCommand()}
 }
 
 func lookup(name string) *command {

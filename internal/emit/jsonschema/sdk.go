@@ -181,3 +181,17 @@ func asFloat(v any) (float64, bool) {
 	}
 	return 0, false
 }
+
+// SDKDataSchemas returns a function that builds the manifest-profile data schema of a
+// message of reg (the document Emit writes to SDKDataFile), without the other files:
+// `bqgen fixtures` puts it into its manifest. The function fails as Emit would.
+func SDKDataSchemas(reg *model.Registry, opts Options) (func(m *model.Message) (*ordjson.Object, error), error) {
+	opts, err := opts.normalize()
+	if err != nil {
+		return nil, err
+	}
+	ix := pii.NewIndex(reg)
+	return func(m *model.Message) (*ordjson.Object, error) {
+		return sdkDataDoc(reg, ix, m, opts, SDKDataFile(m.URN))
+	}, nil
+}

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/babelqueue/bqgen/internal/fixtures"
+	"github.com/babelqueue/bqgen/internal/outdir"
+)
+
+func fixturesCommand() *command {
+	return &command{
+		name:    "fixtures",
+		summary: "write a conformance suite of the registry (manifest.json, fixtures/) for tests in any language",
+		usage:   "fixtures -r REGISTRY -o DIR [--check]",
+		examples: []string{
+			"bqgen fixtures -r examples/registry.yaml -o conformance/",
+			"bqgen fixtures -r registry/ -o testdata/conformance --check   # CI drift gate",
+		},
+		flags: func(fs *pflag.FlagSet) func(env, []string) int {
+			reg := fs.StringP("registry", "r", "", "registry file, or a directory of *.yaml/*.yml files (required)")
+			out := fs.StringP("out", "o", "", "output directory of manifest.json and fixtures/ (required)")
+			check := fs.Bool("check", false, "write nothing; exit 1 if any file would change")
+			return func(e env, args []string) int {
+				if code, ok := needArgs(e, "fixtures", args, map[string]string{"-r/--registry": *reg, "-o/--out": *out}); !ok {
+					return code
+				}
+				return runFixtures(e, *reg, *out, *check)
+			}
+		},
+	}
+}
+
+func runFixtures(e env, regPath, out string, check bool) int {
+	reg, code := load(e, regPath, "text")
+	if reg == nil {
+		return code
+	}
+	files, err := fixtures.Generate(reg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen fixtures: %s\n", errLine(err))
+		return ExitFindings
+	}
+	return syncDir(e, "fixtures", regPath, out, files, outdir.Options{Ext: ".json", Generated: fixtures.IsGenerated, DryRun: check})
+}
