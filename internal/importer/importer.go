@@ -48,6 +48,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/babelqueue/bqgen/internal/yamlsafe"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
@@ -165,14 +166,12 @@ func BQSchema(manifestPath string, opts Options) (*Result, error) {
 		}
 		return a.Column < b.Column
 	})
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("encode YAML: %w", err)
+	// Every string a YAML 1.1 reader would resolve otherwise is quoted (yamlsafe).
+	b, err := yamlsafe.Marshal(doc)
+	if err != nil {
+		return nil, err
 	}
-	enc.Close()
-	res.YAML = []byte(b.String())
+	res.YAML = b
 	return res, nil
 }
 
