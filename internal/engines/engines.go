@@ -1,4 +1,5 @@
-// Package engines gives Go tests the non-Go readers of bqgen's output: Debian's
+// Package engines gives Go tests the other readers of bqgen's output: Node's RegExp
+// (through internal/nodetools), Debian's
 // Python 3 (/usr/bin/python3, with its python3-yaml and python3-jsonschema modules) and
 // PHP's command-line interpreter (php-cli, whose preg functions are PCRE2). .ci/run
 // installs both; a test that needs one fails when it is missing under CI (CI=true) and
@@ -14,9 +15,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/nodetools"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -221,4 +224,56 @@ func YAMLv3(t testing.TB, doc []byte) any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// nodeMatch answers the queries (a JSON array on stdin) with new RegExp(p, "u").test,
+// as ajv reads pattern.
+const nodeMatch = `const qs = JSON.parse(require("fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify(qs.map(q => {
+  let re;
+  try { re = new RegExp(q.p, "u"); } catch (e) { return {err: String(e.message)}; }
+  return {m: q.s.map(s => re.test(s))};
+})));`
+
+// MatchNode searches each query's strings with Node's RegExp and the u flag (ECMA-262,
+// as ajv reads pattern; one process, the pinned Node of tools/node).
+func MatchNode(t testing.TB, qs []Query) []Verdicts {
+	t.Helper()
+	in, err := json.Marshal(qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Verdicts
+	if err := json.Unmarshal(nodetools.RunNode(t, nodeMatch, in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(qs) {
+		t.Fatalf("node answered %d of %d patterns", len(out), len(qs))
+	}
+	return out
+}
+
+// Engines4 are the verdicts of the four engines on the same queries.
+type Engines4 struct {
+	Node, Go, Python, PHP []Verdicts
+}
+
+// MatchAll searches each query in Node (ECMA-262, u flag), Go's regexp (RE2, as
+// jsonschema/v6 reads pattern by default), Python's re and PHP's preg_match (u flag).
+func MatchAll(t testing.TB, qs []Query) Engines4 {
+	t.Helper()
+	e := Engines4{Node: MatchNode(t, qs), Python: MatchPython(t, qs), PHP: MatchPHP(t, qs)}
+	for _, q := range qs {
+		re, err := regexp.Compile(q.P)
+		if err != nil {
+			e.Go = append(e.Go, Verdicts{Err: err.Error()})
+			continue
+		}
+		v := Verdicts{}
+		for _, s := range q.S {
+			v.M = append(v.M, re.MatchString(s))
+		}
+		e.Go = append(e.Go, v)
+	}
+	return e
 }
