@@ -31,19 +31,25 @@ import (
 //   - what has no common spelling is reported in PortableResult.Issues, naming the
 //     engines that read it otherwise: `$` where even the sibling cannot keep the
 //     ECMA-262 meaning, \b and \B (Unicode word characters in Python and PCRE2), and a
-//     General_Category escape whose expansion exceeds MaxPropertyExpansion, which is
-//     kept as \p{X} (Python's re rejects it).
+//     General_Category escape kept as \p{X} to bound the pattern's size
+//     (MaxPortableLength; Python's re rejects it).
 
 // FinalNewlinePattern matches exactly the strings that end in "\n" in ECMA-262, RE2,
 // Python's re and PCRE2 alike: Python's and PCRE2's `$` may match before a final
 // newline, but `\n` must then be matched by that final newline too.
 const FinalNewlinePattern = `\n$`
 
-// MaxPropertyExpansion is the longest expansion, in bytes, of a lone General_Category
-// escape (\p{Lu}) that Portable writes as explicit ranges (\p{L}, the largest category
-// but C and Cn, takes about 5 KB); a longer one (\P{L}, Cn) is written \p{Lu}, which ECMA-262, RE2 and PCRE2 read, each by its own Unicode
-// tables, and Python's re does not.
-const MaxPropertyExpansion = 8192
+// MaxPortableLength bounds the portable form, in bytes. Property escapes are expanded
+// into explicit ranges (\p{L} takes about 4.4 KB); when that makes the pattern longer
+// than this, each lone General_Category escape (\p{Lu}, not inside a class) whose
+// expansion is longer than MaxPropertyExpansion is written \p{Lu} instead, which
+// ECMA-262, RE2 and PCRE2 read, each by its own Unicode tables, and Python's re does
+// not (a PortIssue).
+const MaxPortableLength = 16384
+
+// MaxPropertyExpansion is the expansion, in bytes, above which a lone General_Category
+// escape is kept as \p{…} in a pattern whose portable form exceeds MaxPortableLength.
+const MaxPropertyExpansion = 1024
 
 // Engine names of PortIssue.Engines: the consumers whose validators use the engine.
 const (
@@ -87,6 +93,10 @@ type PortableResult struct {
 func (p *Pattern) Portable() *PortableResult {
 	w := &portWriter{src: p.Source, dollar: -1}
 	w.node(p.Root)
+	if w.b.Len() > MaxPortableLength {
+		w = &portWriter{src: p.Source, dollar: -1, keep: true}
+		w.node(p.Root)
+	}
 	res := &PortableResult{Pattern: w.b.String(), Issues: w.issues}
 	if w.dollar >= 0 {
 		differs, ecmaNL, ok := finalNewline(p.RE2)
@@ -131,7 +141,8 @@ type portWriter struct {
 	src    string
 	b      strings.Builder
 	issues []PortIssue
-	dollar int // offset of the first $, or -1
+	dollar int  // offset of the first $, or -1
+	keep   bool // keep large lone category escapes (MaxPortableLength)
 }
 
 func (w *portWriter) node(n *Node) {
@@ -201,7 +212,7 @@ func (w *portWriter) char(n *Node) {
 		return
 	}
 	text := portClass(rs)
-	if len(text) > MaxPropertyExpansion {
+	if w.keep && len(text) > MaxPropertyExpansion {
 		if g, neg, ok := loneCategory(w.src[n.Lo:n.Hi]); ok {
 			sign := `\p`
 			if neg {
@@ -209,7 +220,7 @@ func (w *portWriter) char(n *Node) {
 			}
 			kept := sign + "{" + g + "}"
 			w.issues = append(w.issues, PortIssue{Construct: w.src[n.Lo:n.Hi], Offset: n.Lo, Engines: []string{EnginePython}, Rule: "property",
-				Reason: fmt.Sprintf("is written %s: its %d ranges would make a class of %d bytes, and Python's re has no property escapes (it rejects the pattern)", kept, len(rs)/2, len(text)),
+				Reason: fmt.Sprintf("is kept as %s in the emitted schema: expanding it (%d ranges, %d bytes) would make the pattern longer than %d bytes, and Python's re has no property escapes (it rejects the pattern)", kept, len(rs)/2, len(text), MaxPortableLength),
 				Hint:   "name the characters you need as ranges ([A-Za-z\\u00C0-\\u024F] for Latin letters), or a smaller category (\\p{Lu})"})
 			w.b.WriteString(kept)
 			return

@@ -60,20 +60,31 @@ func TestPortableSpelling(t *testing.T) {
 	}
 }
 
-// TestPortableProperties: a General_Category escape is expanded to ranges up to
-// MaxPropertyExpansion bytes (\p{L}) and kept beyond (\P{Cn} is not a lone category
-// every engine reads: expanded; \p{Co} small); a kept one is an issue for Python.
+// TestPortableProperties: property escapes are expanded into ranges while the pattern
+// stays within MaxPortableLength; beyond, the large lone General_Category escapes are
+// kept as \p{…} (an issue for Python), and the rest stays expanded.
 func TestPortableProperties(t *testing.T) {
 	for _, c := range []struct {
-		in       string
-		expanded bool
-	}{{`\p{L}`, true}, {`\p{Letter}`, true}, {`\p{Lu}`, true}, {`\p{gc=Co}`, true}, {`\P{Cn}`, true}, {`\p{Script=Han}`, true}} {
+		in   string
+		kept string // the escapes kept, in order
+	}{
+		{`^\p{L}+$`, ""}, {`\p{Letter}\P{Lu}`, ""}, {`\p{gc=Co}`, ""}, {`\P{Cn}`, ""}, {`\p{Script=Han}`, ""},
+		{`^\p{L}\p{Ll}\p{Lu}\p{Lo}\p{Co}\p{Script=Latin}\P{L}[a-z]$`, `\p{L} \p{Ll} \p{Lu} \p{Lo} \P{L}`},
+		{`^[\p{L}][\p{L}][\p{L}][\p{L}]\p{Cn}$`, ""}, // in classes, and Cn: no common name
+	} {
 		res, err := PortablePattern(c.in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(res.Pattern, `\p`) == c.expanded || len(res.Issues) > 0 == c.expanded {
-			t.Errorf("%s: %.80q issues %v; want expanded %v", c.in, res.Pattern, res.Issues, c.expanded)
+		var kept []string
+		for _, is := range res.Issues {
+			if is.Rule != "property" || len(is.Engines) != 1 || is.Engines[0] != EnginePython {
+				t.Errorf("%s: issue %+v", c.in, is)
+			}
+			kept = append(kept, is.Construct)
+		}
+		if strings.Join(kept, " ") != c.kept || strings.Count(res.Pattern, `\p`)+strings.Count(res.Pattern, `\P`) != len(kept) {
+			t.Errorf("%s: kept %q in %d bytes, want %q", c.in, kept, len(res.Pattern), c.kept)
 		}
 	}
 }
@@ -201,6 +212,55 @@ func TestFinalNewlinePatternInFourEngines(t *testing.T) {
 		want := strings.HasSuffix(s, "\n")
 		if node[i] != want || re.MatchString(s) != want || py.M[i] != want || php.M[i] != want {
 			t.Errorf("%+q: node %v, Go %v, Python %v, PHP %v; want %v", s, node[i], re.MatchString(s), py.M[i], php.M[i], want)
+		}
+	}
+}
+
+// TestPortablePropertiesInFourEngines: expanded property escapes give, in all four
+// engines, the verdict of Go's tables (the translation), which for characters
+// assigned long ago is also Node's reading of the original escape.
+func TestPortablePropertiesInFourEngines(t *testing.T) {
+	strs := []string{"abc", "Ωμέγα", "٣٤", "_", "A", "é", "中文", "😀", "ǅ", "Ⅻ", "\u0300", "a b", "\u00a0", "\n", "ß\n"}
+	var qs []engines.Query
+	var want [][]bool
+	for _, p := range []string{`^\p{L}+$`, `^\p{Script=Greek}+$`, `^[\p{N}_]+$`, `^\P{Lu}\p{Ll}$`, `^\p{Lt}|\p{Nl}`, `^[^\p{L}\p{Zs}\n]+$`, `\p{White_Space}`, `\p{M}`} {
+		res, err := PortablePattern(p)
+		if err != nil || len(res.Issues) > 0 {
+			t.Fatalf("%s: %v %v", p, err, res.Issues)
+		}
+		re := MustCompile(p)
+		var w []bool
+		for _, s := range strs {
+			w = append(w, re.MatchString(s))
+		}
+		qs = append(qs, engines.Query{P: res.Pattern, S: strs})
+		want = append(want, w)
+		orig, nodeErr := ecmaEngine(t).match(t, p, strs)
+		if nodeErr != "" {
+			t.Fatal(nodeErr)
+		}
+		for j := range strs {
+			if orig[j] != w[j] {
+				t.Errorf("%s on %+q: node reads the original %v, Go's tables %v", p, strs[j], orig[j], w[j])
+			}
+		}
+		if res.GuardFinalNewline != strings.HasSuffix(p, "$") {
+			t.Errorf("%s: final-newline guard %v", p, res.GuardFinalNewline)
+		}
+	}
+	e := engines.MatchAll(t, qs)
+	for i, q := range qs {
+		guard, _ := PortablePattern(q.P)
+		for name, v := range map[string]engines.Verdicts{"node": e.Node[i], "Go": e.Go[i], "Python": e.Python[i], "PHP": e.PHP[i]} {
+			if v.Err != "" {
+				t.Fatalf("%.60s: %s: %s", q.P, name, v.Err)
+			}
+			for j, s := range q.S {
+				got := v.M[j] && !(guard.GuardFinalNewline && strings.HasSuffix(s, "\n"))
+				if got != want[i][j] {
+					t.Errorf("%.60s on %+q: %s %v, want %v", q.P, s, name, got, want[i][j])
+				}
+			}
 		}
 	}
 }
