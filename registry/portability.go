@@ -40,7 +40,7 @@ func (l *loader) checkPortability(s *model.Schema, what string, pos model.Pos) {
 	if s.Pattern == "" || !l.certain(s, "pattern") || (!l.reg.HasConsumer("python") && !l.reg.HasConsumer("php")) {
 		return
 	}
-	res, err := ecmare.PortablePattern(s.Pattern)
+	res, err := ecmare.PortableCached(s.Pattern)
 	if err != nil {
 		return // BQ035
 	}

@@ -3,6 +3,8 @@ package ecmare
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -121,6 +123,35 @@ func PortablePattern(pattern string) (*PortableResult, error) {
 		return nil, err
 	}
 	return p.Portable(), nil
+}
+
+// portableCache holds the results of PortableCached, up to maxPortableCache patterns.
+var (
+	portableCache  sync.Map // pattern → portableEntry
+	portableCached atomic.Int64
+)
+
+const maxPortableCache = 1 << 14
+
+type portableEntry struct {
+	res *PortableResult
+	err error
+}
+
+// PortableCached is PortablePattern remembering its answers: registries repeat their
+// patterns across fields and messages, and the final-newline analysis explores the
+// pattern's automaton. The result must not be modified.
+func PortableCached(pattern string) (*PortableResult, error) {
+	if e, ok := portableCache.Load(pattern); ok {
+		return e.(portableEntry).res, e.(portableEntry).err
+	}
+	res, err := PortablePattern(pattern)
+	if portableCached.Load() < maxPortableCache {
+		if _, loaded := portableCache.LoadOrStore(pattern, portableEntry{res, err}); !loaded {
+			portableCached.Add(1)
+		}
+	}
+	return res, err
 }
 
 func dollarIssue(at int, why string) PortIssue {

@@ -1,8 +1,6 @@
 package jsonschema
 
 import (
-	"sync"
-
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/ordjson"
 )
@@ -26,29 +24,17 @@ type portableForm struct {
 	guard bool
 }
 
-// portableCache holds the forms computed so far: registries repeat patterns, and the
-// final-newline analysis explores the pattern's automaton.
-var portableCache sync.Map // pattern + "\x00" + own flag → portableForm
-
 // portable returns the emitted text of pattern p and whether it needs the final-newline
 // guard. own patterns keep their text. A pattern that does not parse (a model built
 // without the registry's checks) is written as it is.
 func portable(p string, own bool) portableForm {
-	key := p
-	if own {
-		key += "\x00own"
-	}
-	if f, ok := portableCache.Load(key); ok {
-		return f.(portableForm)
-	}
 	f := portableForm{text: p}
-	if res, err := ecmare.PortablePattern(p); err == nil {
+	if res, err := ecmare.PortableCached(p); err == nil {
 		f.guard = res.GuardFinalNewline
 		if !own {
 			f.text = res.Pattern
 		}
 	}
-	portableCache.Store(key, f)
 	return f
 }
 
