@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/babelqueue/bqgen/internal/engines"
@@ -29,5 +30,20 @@ func TestPyYAMLReadsTheImport(t *testing.T) {
 		g, _ := json.Marshal(got[0])
 		w, _ := json.Marshal(want)
 		t.Errorf("PyYAML reads the import otherwise:\n%s\nyaml.v3: %s\nPyYAML:  %s", res.YAML, w, g)
+	}
+}
+
+// TestFinalNewlineGuard: bqgen's final-newline sibling is read back where the pattern
+// implies it (the registry gets the pattern alone, and emitting it writes the sibling
+// again); beside a pattern that accepts a final newline it changes the meaning, and
+// stays an error like any other `not`.
+func TestFinalNewlineGuard(t *testing.T) {
+	got, issues := convertOne(t, `{"type": "string", "pattern": "^[A-Z]{2}$", "not": {"type": "string", "pattern": "\\n$"}}`)
+	if got != `{type: string, pattern: '^[A-Z]{2}$'}` || len(issues) != 0 {
+		t.Errorf("implied guard: %s %v", got, issues)
+	}
+	got, issues = convertOne(t, `{"type": "string", "pattern": "^[^,]*$", "not": {"type": "string", "pattern": "\\n$"}}`)
+	if len(issues) != 1 || !strings.Contains(issues[0].Message, "not cannot be expressed") {
+		t.Errorf("a guard the pattern does not imply: %s %v", got, issues)
 	}
 }
