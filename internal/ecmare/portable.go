@@ -215,23 +215,30 @@ func (w *portWriter) node(n *Node) {
 		w.b.WriteByte(')')
 	case OpRepeat:
 		w.node(n.Sub[0])
-		switch {
-		case n.Min == 0 && n.Max == -1:
-			w.b.WriteByte('*')
-		case n.Min == 1 && n.Max == -1:
-			w.b.WriteByte('+')
-		case n.Min == 0 && n.Max == 1:
-			w.b.WriteByte('?')
-		case n.Max == -1:
-			fmt.Fprintf(&w.b, "{%d,}", n.Min)
-		case n.Min == n.Max:
-			fmt.Fprintf(&w.b, "{%d}", n.Min)
-		default:
-			fmt.Fprintf(&w.b, "{%d,%d}", n.Min, n.Max)
-		}
-		if n.Lazy {
-			w.b.WriteByte('?')
-		}
+		n.writeQuantifier(&w.b)
+	}
+}
+
+// writeQuantifier writes the quantifier of an OpRepeat node as RE2, ECMA-262, Python's
+// re and PCRE2 all read it: *, +, ?, {n}, {n,}, {n,m} (counts without leading zeros),
+// then ? when lazy.
+func (n *Node) writeQuantifier(b *strings.Builder) {
+	switch {
+	case n.Min == 0 && n.Max == -1:
+		b.WriteByte('*')
+	case n.Min == 1 && n.Max == -1:
+		b.WriteByte('+')
+	case n.Min == 0 && n.Max == 1:
+		b.WriteByte('?')
+	case n.Max == -1:
+		fmt.Fprintf(b, "{%d,}", n.Min)
+	case n.Min == n.Max:
+		fmt.Fprintf(b, "{%d}", n.Min)
+	default:
+		fmt.Fprintf(b, "{%d,%d}", n.Min, n.Max)
+	}
+	if n.Lazy {
+		b.WriteByte('?')
 	}
 }
 
