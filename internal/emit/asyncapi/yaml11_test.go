@@ -12,7 +12,8 @@ import (
 )
 
 // TestPyYAMLReadsTheJSONDocument: for every testdata registry check accepts, PyYAML's
-// safe_load of the YAML document equals the JSON document (issue 19, item 4). The
+// safe_load of the YAML document equals the JSON document, and so does yaml.v3's
+// reading (issue 19, item 4). The
 // registry testdata/registry/good/yaml11.yaml holds the spellings YAML 1.1 reads as
 // booleans, null, numbers, timestamps and merge keys, as keys and values.
 func TestPyYAMLReadsTheJSONDocument(t *testing.T) {
@@ -37,6 +38,9 @@ func TestPyYAMLReadsTheJSONDocument(t *testing.T) {
 		var want any
 		if err := json.Unmarshal(j, &want); err != nil {
 			t.Fatal(err)
+		}
+		if back := engines.YAMLv3(t, y); !reflect.DeepEqual(back, want) {
+			t.Errorf("%s: yaml.v3 reads the YAML document otherwise than the JSON one: %s", p, firstDiff(back, want, "$"))
 		}
 		docs, wants, names = append(docs, string(y)), append(wants, want), append(names, p)
 	}
