@@ -23,13 +23,14 @@ import (
 // Pattern.Portable writes the parsed pattern in the subset all four read alike:
 //
 //   - every character set (a class, `.`, \d, \s, \p{…}) as an explicit class of code
-//     points, each written as itself, or as \xHH when it is at most U+00FF and not a
-//     letter or digit (the one escape all four read the same);
+//     points, each written as itself, as \t \n \f \r, with a backslash (syntax
+//     characters outside a class), or as \xHH when it is at most U+00FF and not a
+//     letter or digit (the one numeric escape all four read the same; portChar);
 //   - named groups as plain groups (Python spells them (?P<name>…));
 //   - `$` as it is, with PortableResult.GuardFinalNewline when Python and PCRE2 would
 //     accept a string ending in a newline that ECMA-262 rejects and ECMA-262 rejects
-//     every such string: the schema then adds the sibling NotFinalNewline, whose
-//     pattern all four read alike;
+//     every such string: the schema then adds a sibling that rules out the strings
+//     ending in "\n" (FinalNewlinePattern under `not`), which all four read alike;
 //   - what has no common spelling is reported in PortableResult.Issues, naming the
 //     engines that read it otherwise: `$` where even the sibling cannot keep the
 //     ECMA-262 meaning, \b and \B (Unicode word characters in Python and PCRE2), and a
