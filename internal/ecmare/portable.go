@@ -158,7 +158,7 @@ func PortableCached(pattern string) (*PortableResult, error) {
 func dollarIssue(at int, why string) PortIssue {
 	return PortIssue{Construct: "$", Offset: at, Engines: []string{EnginePython, EnginePHP}, Rule: "dollar",
 		Reason: "ends the string in ECMA-262 and Go; in Python's re and PHP's preg it " + why,
-		Hint:   "exclude the newline where the pattern can end (a class without \\n before $, e.g. [^\\n] for [^,]), or check the final newline in code"}
+		Hint:   "leave the newline out of what may stand before $ ([^,\\n] for [^,], [ \\t] for \\s), or check a final newline in code"}
 }
 
 func sortIssues(is []PortIssue) {
