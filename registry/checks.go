@@ -423,6 +423,7 @@ func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) 
 			l.report(keyPos(s, "enum", pos), RuleBoolean, fmt.Sprintf("%s is a string enum of boolean words", what),
 				"use `type: boolean` (JSON true/false, never \"yes\"/\"no\")")
 		}
+		l.checkPortability(s, what, pos) // portability.go
 	case model.Array:
 		if s.UniqueItems && s.MinItems != nil && l.certain(s, "uniqueItems", "items", "minItems") {
 			if d := distinctValues(s.Items, 0); d >= 0 && *s.MinItems > d {

@@ -14,7 +14,7 @@ import (
 // defines `pattern` and as ajv reads it (docs/patterns.md). bqgen translates it to an
 // RE2 expression with the same meaning (internal/ecmare) wherever Go matches it: the
 // generated decoder, bqgen validate, the examples check (BQ034). The emitted JSON
-// Schemas keep the author's text.
+// Schemas carry its portable form (portability.go: BQ060–BQ062).
 //
 //   - BQ035 (error): the pattern is not ECMA-262 (ajv cannot compile it), or it uses
 //     what RE2 cannot express: lookahead, lookbehind, backreferences, counts above

@@ -34,6 +34,11 @@ const (
 	RuleEnumValue       = "BQ041"
 	RuleCopiedEnum      = "BQ042"
 	RulePIIReach        = "BQ048"
+	// RulePatternDollar, RulePatternBoundary, RulePatternProperty: pattern constructs
+	// no portable form carries to Python's re and PCRE2 (registry/portability.go).
+	RulePatternDollar   = "BQ060"
+	RulePatternBoundary = "BQ061"
+	RulePatternProperty = "BQ062"
 	RulePIINested       = "BQ049"
 	RuleSDKSchemaSize   = "BQ050"
 	// RuleImportPath: a bounded context's Go package directory that the go tool
@@ -181,6 +186,21 @@ var rules = []Rule{
 		Title:       "pattern with a Unicode property escape (\\p{…}): each validator matches by the Unicode version of its own tables",
 		Source:      "JSON Schema pattern (ECMA-262); docs/patterns.md",
 		Hint:        "list the ranges you accept when characters assigned in recent Unicode versions matter, or silence the warning with a reason",
+		Silenceable: true},
+	{ID: RulePatternDollar, Severity: SeverityWarning,
+		Title:       "pattern whose `$` Python's re and PHP's preg also match before a final newline, where no sibling schema can keep the ECMA-262 meaning (python or php among consumers)",
+		Source:      "JSON Schema pattern (ECMA-262); Python re and PCRE2 `$`; docs/patterns.md",
+		Hint:        "exclude the newline from what may stand before `$` ([^,\n] for [^,]), or check a final newline in code",
+		Silenceable: true},
+	{ID: RulePatternBoundary, Severity: SeverityWarning,
+		Title:       "pattern with \\b or \\B, which Python's re and PHP's preg (u flag) test against Unicode word characters (python or php among consumers)",
+		Source:      "JSON Schema pattern (ECMA-262); Python re and PCRE2 (UCP) word boundaries; docs/patterns.md",
+		Hint:        "spell the boundary with classes: (?:^|[^A-Za-z0-9_]) before the word, (?:[^A-Za-z0-9_]|$) after it",
+		Silenceable: true},
+	{ID: RulePatternProperty, Severity: SeverityWarning,
+		Title:       "pattern with a Unicode property escape too large to expand into ranges, which Python's re cannot read (python among consumers)",
+		Source:      "JSON Schema pattern (ECMA-262); Python re has no \\p{…}; docs/patterns.md",
+		Hint:        "list the ranges you accept, or use a smaller category",
 		Silenceable: true},
 	{ID: RuleYAML11, Severity: SeverityWarning,
 		Title:  "a value YAML 1.1 tools read otherwise than YAML 1.2, where the author may have meant the YAML 1.1 reading: an integer with a leading zero (0777), a yes/no/on/off word where true or false is allowed",

@@ -186,23 +186,7 @@ func (n *Node) write(b *strings.Builder) {
 		b.WriteByte(')')
 	case OpRepeat:
 		n.Sub[0].write(b)
-		switch {
-		case n.Min == 0 && n.Max == -1:
-			b.WriteByte('*')
-		case n.Min == 1 && n.Max == -1:
-			b.WriteByte('+')
-		case n.Min == 0 && n.Max == 1:
-			b.WriteByte('?')
-		case n.Max == -1:
-			fmt.Fprintf(b, "{%d,}", n.Min)
-		case n.Min == n.Max:
-			fmt.Fprintf(b, "{%d}", n.Min)
-		default:
-			fmt.Fprintf(b, "{%d,%d}", n.Min, n.Max)
-		}
-		if n.Lazy {
-			b.WriteByte('?')
-		}
+		n.writeQuantifier(b)
 	}
 }
 

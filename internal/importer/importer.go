@@ -50,6 +50,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/babelqueue/bqgen/internal/yamlsafe"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
@@ -167,14 +168,12 @@ func BQSchema(manifestPath string, opts Options) (*Result, error) {
 		}
 		return a.Column < b.Column
 	})
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("encode YAML: %w", err)
+	// Every string a YAML 1.1 reader would resolve otherwise is quoted (yamlsafe).
+	b, err := yamlsafe.Marshal(doc)
+	if err != nil {
+		return nil, err
 	}
-	enc.Close()
-	res.YAML = []byte(b.String())
+	res.YAML = b
 	return res, nil
 }
 
@@ -762,10 +761,12 @@ func (c *conv) field(f *schemaFile, ls []layer) *yaml.Node {
 		for _, k := range []string{"format", "pattern"} {
 			ks.used[k] = true
 		}
+		dropGuard(ks, "")
 	case hint.v != nil && hint.v.kind == jString && hint.v.str == "integer-string" && kind == "string":
 		b.set("type", strNode("integer"))
 		b.set("encoding", strNode("string"))
 		c.integerString(f, ks, b, &nullable)
+		dropGuard(ks, "")
 	case hint.v != nil:
 		c.add(f.path, hint.v, hint.ptr, SeverityWarning, fmt.Sprintf("x-babel-type %s does not fit a %s; ignored", hint.v.canonical(), kind), "")
 		fallthrough
@@ -1020,6 +1021,7 @@ func (c *conv) str(f *schemaFile, ks *keywords, b *fieldBuilder, nullable *bool)
 			ks.used["allOf"] = true
 		}
 	}
+	dropGuard(ks, narrow)
 	for _, k := range []string{"minLength", "maxLength"} {
 		if x, ok := ks.get(k); ok {
 			if k == "maxLength" && format == "email" && x.v.kind == jNumber && x.v.str == strconv.Itoa(jsonschema.EmailMaxLength) {
@@ -1040,6 +1042,35 @@ func (c *conv) str(f *schemaFile, ks *keywords, b *fieldBuilder, nullable *bool)
 		}
 	}
 	c.enum(f, ks, b, "string", nullable)
+}
+
+// dropGuard marks bqgen's final-newline guard (jsonschema.NotFinalNewline, under
+// "not") as read when the schema's pattern, or the pattern extra its type implies,
+// rejects every string ending in "\n" in ECMA-262: the pattern says it already, and
+// the emitter writes the guard again. Any other "not" stays an error.
+func dropGuard(ks *keywords, extra string) {
+	x, ok := ks.m["not"]
+	if !ok || !isFinalNewlineGuard(x.v) {
+		return
+	}
+	pats := []string{extra}
+	if p, ok := ks.m["pattern"]; ok && p.v.kind == jString {
+		pats = append(pats, p.v.str)
+	}
+	for _, p := range pats {
+		if res, err := ecmare.PortablePattern(p); p != "" && err == nil && res.GuardFinalNewline {
+			ks.used["not"] = true
+		}
+	}
+}
+
+// isFinalNewlineGuard reports whether v is {"type": "string", "pattern": "\\n$"}.
+func isFinalNewlineGuard(v *jval) bool {
+	if v.kind != jObject || len(v.keys) != 2 {
+		return false
+	}
+	t, p := v.get("type"), v.get("pattern")
+	return t != nil && t.kind == jString && t.str == "string" && p != nil && p.kind == jString && p.str == ecmare.FinalNewlinePattern
 }
 
 // count reads a non-negative integer keyword (lengths, item counts) within int64.

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/babelqueue/bqgen/internal/yamlsafe"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -15,14 +16,13 @@ func strNode(s string) *yaml.Node {
 	switch {
 	case strings.Contains(s, "\n"):
 		n.Style = yaml.LiteralStyle
-	case yaml11Bool[strings.ToLower(s)]:
-		// yaml.v3 reads these as strings, YAML 1.1 tools as booleans: quote them.
+	case yamlsafe.NeedsQuotes(s):
+		// yaml.v3 reads yes, 1:30 or 0777 as strings, YAML 1.1 tools as a boolean
+		// and numbers: quote them.
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
 }
-
-var yaml11Bool = map[string]bool{"y": true, "n": true, "yes": true, "no": true, "on": true, "off": true}
 
 func boolNode(b bool) *yaml.Node {
 	v := "false"
@@ -51,6 +51,9 @@ func mapNode() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!ma
 
 func addKey(m *yaml.Node, key string, val *yaml.Node) *yaml.Node {
 	k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}
+	if yamlsafe.NeedsQuotes(key) {
+		k.Style = yaml.DoubleQuotedStyle
+	}
 	m.Content = append(m.Content, k, val)
 	return k
 }

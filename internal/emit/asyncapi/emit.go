@@ -48,7 +48,6 @@
 package asyncapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -56,6 +55,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/babelqueue/bqgen/internal/yamlsafe"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
@@ -291,7 +291,8 @@ func Emit(reg *model.Registry, opts Options) ([]byte, error) {
 
 // toYAML rewrites a JSON document as YAML in block style: the same keys in the same
 // order, every scalar with its tag (a string that would read as another type is
-// quoted, numbers keep their literal text), multi-line strings as literal blocks.
+// quoted, also where only a YAML 1.1 reader would read it otherwise; numbers keep
+// their literal text), multi-line strings as literal blocks.
 func toYAML(doc []byte) ([]byte, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc, &root); err != nil {
@@ -305,16 +306,13 @@ func toYAML(doc []byte) ([]byte, error) {
 		}
 	}
 	restyle(&root)
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&root); err != nil {
+	// Strings YAML 1.1 readers (PyYAML, SnakeYAML) would read as booleans, numbers,
+	// timestamps or null are double-quoted (internal/yamlsafe).
+	b, err := yamlsafe.Marshal(&root)
+	if err != nil {
 		return nil, fmt.Errorf("asyncapi: YAML: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("asyncapi: YAML: %w", err)
-	}
-	return b.Bytes(), nil
+	return b, nil
 }
 
 func or(s, def string) string {

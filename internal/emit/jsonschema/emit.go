@@ -467,6 +467,13 @@ const UUIDPattern = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 // CurrencyPattern is an ISO 4217 currency code.
 const CurrencyPattern = "^[A-Z]{3}$"
 
+// currencySchema is the schema of money's currency.
+func currencySchema() *ordjson.Object {
+	o := ordjson.New().Set("description", "ISO 4217 currency code.").Set("type", "string")
+	setPatterns(o, "", CurrencyPattern)
+	return o
+}
+
 func (g *gen) node(s *model.Schema) *ordjson.Object {
 	if s == nil {
 		g.fail(nil, "missing schema")
@@ -494,16 +501,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		case s.MaxLength != nil:
 			o.Set("maxLength", *s.MaxLength)
 		}
-		narrow := FormatPatterns[s.Format]
-		switch {
-		case s.Pattern != "" && narrow != "":
-			o.Set("pattern", s.Pattern)
-			o.Set("allOf", []any{ordjson.New().Set("pattern", narrow)})
-		case s.Pattern != "":
-			o.Set("pattern", s.Pattern)
-		case narrow != "":
-			o.Set("pattern", narrow)
-		}
+		setPatterns(o, s.Pattern, FormatPatterns[s.Format]) // portable.go
 	case model.Integer:
 		if s.Encoding == "string" {
 			intString = true
@@ -561,10 +559,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 				Set("type", "integer").
 				Set("minimum", int64(-maxSafeInteger)).
 				Set("maximum", int64(maxSafeInteger))).
-			Set("currency", ordjson.New().
-				Set("description", "ISO 4217 currency code.").
-				Set("type", "string").
-				Set("pattern", CurrencyPattern)))
+			Set("currency", currencySchema()))
 		o.Set("required", []any{"amount", "currency"})
 		o.Set("additionalProperties", false)
 	case model.Timestamp:
@@ -576,7 +571,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		o.Set("x-babel-type", "uuid")
 		o.Set("type", typ(s, "string"))
 		o.Set("format", "uuid")
-		o.Set("pattern", UUIDPattern)
+		setPatterns(o, "", UUIDPattern)
 	default:
 		g.fail(s, "unsupported schema kind %q", s.Kind)
 	}
@@ -816,7 +811,7 @@ func (g *gen) intString(o *ordjson.Object, s *model.Schema) {
 		g.fail(s, "integer with encoding: string has an empty range")
 		return
 	}
-	o.Set("pattern", IntRangePattern(lo, hi))
+	setPatterns(o, "", IntRangePattern(lo, hi))
 }
 
 // ref emits a use of a named type.

@@ -75,13 +75,19 @@ func stringList(vals []string) []any {
 	return out
 }
 
+// idSchema is the schema of meta.id.
+func idSchema() *ordjson.Object {
+	o := ordjson.New().
+		Set("description", "Unique id of this message (UUID), distinct from trace_id.").
+		Set("type", "string").
+		Set("format", "uuid")
+	setPatterns(o, "", UUIDFormatPattern)
+	return o
+}
+
 func metaSchema() *ordjson.Object {
 	props := ordjson.New().
-		Set("id", ordjson.New().
-			Set("description", "Unique id of this message (UUID), distinct from trace_id.").
-			Set("type", "string").
-			Set("format", "uuid").
-			Set("pattern", UUIDFormatPattern)).
+		Set("id", idSchema()).
 		Set("queue", ordjson.New().
 			Set("description", "The logical queue the message was produced to.").
 			Set("type", "string").
