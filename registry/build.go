@@ -560,6 +560,22 @@ var (
 		"money": model.Money, "timestamp": model.Timestamp, "uuid": model.UUID}
 )
 
+// KindKeywords returns, for each built-in type name that has keywords of its own
+// (string, integer, number, boolean, object, array, map), the schema keywords that
+// apply to it beyond the common ones (type, description, nullable, deprecated,
+// examples, x-gdpr-sensitive, go): the table the loader checks keys against. The
+// maps and slices are new on each call. Generators of test registries
+// (internal/synth) hold themselves to it, so that a keyword added here is covered.
+func KindKeywords() map[string][]string {
+	out := map[string][]string{}
+	for _, b := range builtins {
+		if ks := kindKeys[builtinKinds[b]]; len(ks) > 0 {
+			out[b] = append([]string(nil), ks...)
+		}
+	}
+	return out
+}
+
 // keyKinds lists the kinds a keyword applies to, for hints.
 func keyKinds(key string) []string {
 	var out []string

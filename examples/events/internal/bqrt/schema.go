@@ -111,6 +111,7 @@ type Desc struct {
 	Enum      []string        // string enum values
 	EnumInt   []int64         // integer enum values
 	EnumFloat []float64       // number enum values (exact comparison: noteNumber)
+	EnumBool  []bool          // boolean enum values
 	Fields    []Field         // object properties, in struct field order
 	Elem      *Desc           // array items, map values
 	Ref       int             // KNamed: index in NamedTypes
@@ -449,6 +450,16 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 		}
 	case KFloat64:
 		validateFloat(d, t, v.Float())
+	case KBool:
+		if b := v.Bool(); t.EnumBool != nil && !slices.Contains(t.EnumBool, b) {
+			checkEnum(e, d.at(), false, strconv.FormatBool(b), func() []string {
+				out := make([]string, len(t.EnumBool))
+				for i, v := range t.EnumBool {
+					out[i] = strconv.FormatBool(v)
+				}
+				return out
+			})
+		}
 	case KMoney:
 		m := money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()}
 		if m.Amount > maxSafeInteger || m.Amount < -maxSafeInteger || !isCurrency(m.Currency) {
