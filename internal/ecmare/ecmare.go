@@ -577,9 +577,9 @@ func (p *parser) groupName(lo int) string {
 		} else {
 			r = p.char()
 		}
-		ok := r == '$' || r == '_' || unicode.IsLetter(r) || unicode.Is(unicode.Nl, r)
+		ok := r == '$' || r == '_' || idStart(r)
 		if !first {
-			ok = ok || unicode.In(r, unicode.Nd, unicode.Mn, unicode.Mc, unicode.Pc) || r == 0x200C || r == 0x200D
+			ok = ok || idContinue(r) || r == 0x200C || r == 0x200D
 		}
 		if !ok {
 			p.fail(at, fmt.Sprintf("the character %q in a group name", r), "", "group names are identifiers: a letter, $ or _ first, then letters, digits, $ or _")
@@ -587,6 +587,25 @@ func (p *parser) groupName(lo int) string {
 		b.WriteRune(r)
 		first = false
 	}
+}
+
+// idStart reports whether r has the Unicode property ID_Start, which ECMA-262's
+// RegExpIdentifierName asks of a group name's first character (besides $ and _):
+// letters, letter numbers and Other_ID_Start (℘, ℮, ゛, ゜, …), less Pattern_Syntax and
+// Pattern_White_Space (Unicode Standard Annex #31), by Go's Unicode tables.
+func idStart(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.Nl, unicode.Other_ID_Start) &&
+		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
+}
+
+// idContinue reports whether r has the Unicode property ID_Continue, asked of a group
+// name's later characters (besides $, ZWNJ and ZWJ): ID_Start, non-spacing and spacing
+// marks, decimal digits, connector punctuation and Other_ID_Continue (U+00B7, U+0387, U+1369–U+1371, U+19DA),
+// less Pattern_Syntax and Pattern_White_Space.
+func idContinue(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.Nl, unicode.Other_ID_Start, unicode.Mn, unicode.Mc, unicode.Nd,
+		unicode.Pc, unicode.Other_ID_Continue) &&
+		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
 }
 
 // quantifierLen returns the length of the quantifier at the start of s (without a lazy
@@ -622,14 +641,24 @@ func quantifierLen(s string) int {
 }
 
 // count reads a decimal count of a quantifier; counts above MaxRepeat are capped at
-// MaxRepeat+1 (p.i moves past every digit).
-func (p *parser) count() int {
-	v := 0
+// MaxRepeat+1 (p.i moves past every digit). digits is the count as written, without
+// leading zeros ("" for 0), to compare counts of any length exactly.
+func (p *parser) count() (v int, digits string) {
+	st := p.i
 	for p.more() && p.peek() >= '0' && p.peek() <= '9' {
 		v = min(v*10+int(p.peek()-'0'), MaxRepeat+1)
 		p.i++
 	}
-	return v
+	return v, strings.TrimLeft(p.src[st:p.i], "0")
+}
+
+// countLess reports whether the count a is below the count b, both decimal digits
+// without leading zeros.
+func countLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
 }
 
 func (p *parser) quantifier(atom *Node) *Node {
@@ -654,21 +683,22 @@ func (p *parser) quantifier(atom *Node) *Node {
 		p.i++
 	case '{':
 		p.i++
-		n.Min = p.count()
-		n.Max = n.Min
+		var minDigits, maxDigits string
+		n.Min, minDigits = p.count()
+		n.Max, maxDigits = n.Min, minDigits
 		if p.peek() == ',' {
 			p.i++
-			n.Max = -1
+			n.Max, maxDigits = -1, ""
 			if p.peek() != '}' {
-				n.Max = p.count()
+				n.Max, maxDigits = p.count()
 			}
 		}
 		p.i++ // '}'
 		q := p.src[qlo:p.i]
-		if n.Max >= 0 && n.Min > n.Max {
-			if n.Min <= MaxRepeat {
-				p.fail(qlo, "the count "+q, "has its minimum above its maximum", "write {min,max} with min ≤ max")
-			}
+		if n.Max >= 0 && countLess(maxDigits, minDigits) {
+			// A syntax error whatever the size of the counts (ECMA-262 22.2.1.1:
+			// "the MV of the first DecimalDigits is larger than the MV of the second").
+			p.fail(qlo, "the count "+q, "has its minimum above its maximum", "write {min,max} with min ≤ max")
 		}
 		if n.Min > MaxRepeat || n.Max > MaxRepeat {
 			p.unsupported(qlo, "the count "+q, "which is above 1000, the largest count RE2 (Go's regexp) accepts",
