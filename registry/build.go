@@ -59,6 +59,10 @@ type loader struct {
 	// nBroken counts the broken schemas built so far: a lint block over one cannot
 	// tell whether its rules would have found something there (no BQ005).
 	nBroken int
+	// patterns holds the analysis of each distinct pattern (portable.go): a pattern
+	// used by many fields is analysed once.
+	patterns map[string]*patternFacts
+	re2Total int // bytes of RE2 of the distinct patterns analysed so far
 }
 
 // skipSet is a set of schemas whose rule checks are skipped; the nil set is empty.

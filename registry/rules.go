@@ -34,6 +34,10 @@ const (
 	RuleEnumValue       = "BQ041"
 	RulePIIReach        = "BQ048"
 	RulePIINested       = "BQ049"
+	// RulePatternCost: a pattern whose compiled program is above MaxPatternProgram.
+	RulePatternCost = "BQ056"
+	// RulePatternSize: a pattern whose RE2 translation is above ecmare.MaxRE2Size.
+	RulePatternSize = "BQ057"
 )
 
 // Rule describes one rule of the catalogue.
@@ -195,6 +199,15 @@ var rules = []Rule{
 		Source:      "docs/pii.md (the SDKs' x-gdpr-sensitive paths)",
 		Hint:        "mark either the value or the fields inside it, not both: a marked object, array or map is protected as one value",
 		Silenceable: true},
+	{ID: RulePatternCost, Severity: SeverityWarning,
+		Title:       "pattern whose compiled RE2 program has more than 256 instructions: Go's regexp may spend about 20 ns per instruction on each byte of a long value",
+		Source:      "docs/hardening.md#the-cost-of-a-pattern; Go regexp (RE2: time linear in the input, times the program size)",
+		Hint:        "bound the value with maxLength (checked before the pattern), anchor the pattern (^…), or replace large counts ({1,255}) by + or *",
+		Silenceable: true},
+	{ID: RulePatternSize, Severity: SeverityError,
+		Title:  "pattern whose RE2 translation is longer than 32,768 bytes (property escapes RE2 has no name for are written as their ranges)",
+		Source: "docs/patterns.md#what-remains-a-finding; docs/hardening.md#the-cost-of-a-pattern",
+		Hint:   "use fewer property escapes such as \\p{Cn}, \\p{C}, \\p{LC} or \\p{Alphabetic}, or list the ranges you mean"},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id
