@@ -378,19 +378,11 @@ func (g *rgen) keywordSchema(kind, keyword string) obj {
 	case "string.format":
 		v = formats[pick(len(formats))]
 	case "string.enum":
-		var e []any
-		for _, x := range stringEnums[pick(len(stringEnums))] {
-			e = append(e, x)
-		}
-		v = e
+		v = anyList(stringEnums[pick(len(stringEnums))])
 	case "integer.minimum", "integer.maximum", "integer.exclusiveMinimum", "integer.exclusiveMaximum":
 		v = safeIntBounds[pick(len(safeIntBounds))]
 	case "integer.enum":
-		var e []any
-		for _, x := range intEnums[pick(len(intEnums))] {
-			e = append(e, x)
-		}
-		v = e
+		v = anyList(intEnums[pick(len(intEnums))])
 	case "integer.format":
 		v = "int32"
 	case "integer.encoding":
@@ -398,11 +390,7 @@ func (g *rgen) keywordSchema(kind, keyword string) obj {
 	case "number.minimum", "number.maximum", "number.exclusiveMinimum", "number.exclusiveMaximum":
 		v = numBounds[pick(len(numBounds))]
 	case "number.enum":
-		var e []any
-		for _, x := range numEnums[pick(len(numEnums))] {
-			e = append(e, x)
-		}
-		v = e
+		v = anyList(numEnums[pick(len(numEnums))])
 	case "boolean.enum":
 		v = [][]any{{true}, {false}, {true, false}}[pick(3)]
 	case "object.properties":
@@ -472,6 +460,15 @@ func (g *rgen) keywordMessages() obj {
 		data = append(data, kv{"properties", props})
 		out = append(out, kv{"urn:babel:stock:sampler." + kind, obj{
 			{"kind", "event"}, {"summary", "Every keyword of " + kind + "."}, {"owner", "team-0"}, {"data", data}}})
+	}
+	return out
+}
+
+// anyList returns vs as a []any (a JSON list).
+func anyList[T any](vs []T) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
 	}
 	return out
 }

@@ -21,17 +21,23 @@ func largeClassValue(n int) string {
 	return strings.Repeat(unit, n/len(unit)+1)
 }
 
+// largeClass compiles largeClassPattern as the generated code does (its RE2
+// translation) and as the fast path reads it.
+func largeClass(tb testing.TB) (*regexp.Regexp, *simplePattern) {
+	re2, err := ecmare.Translate(largeClassPattern)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	re := regexp.MustCompile(re2)
+	return re, compileSimple(re.String())
+}
+
 // TestMatchPatternLargeClassCost: on a class of many ranges the fast path must not
 // be slower than regexp (it was 25 times slower: each rune scanned the ranges one by
 // one). Both run on the same 256 KiB value in the same run, best of 3 each, and the
 // fast path may take at most twice regexp's time.
 func TestMatchPatternLargeClassCost(t *testing.T) {
-	re2, err := ecmare.Translate(largeClassPattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(re2)
-	sp := compileSimple(re.String())
+	re, sp := largeClass(t)
 	if !sp.ok {
 		t.Fatalf("%s is not taken by the fast path", largeClassPattern)
 	}
@@ -89,12 +95,7 @@ func TestPatItemMembership(t *testing.T) {
 // BenchmarkPatternLargeClass compares the fast path with regexp on a valid 1 MiB
 // value of largeClassPattern, in the same run (issue 20, item 14).
 func BenchmarkPatternLargeClass(b *testing.B) {
-	re2, err := ecmare.Translate(largeClassPattern)
-	if err != nil {
-		b.Fatal(err)
-	}
-	re := regexp.MustCompile(re2)
-	sp := compileSimple(re.String())
+	re, sp := largeClass(b)
 	s := largeClassValue(1 << 20)
 	b.Run("fast", func(b *testing.B) {
 		b.SetBytes(int64(len(s)))
