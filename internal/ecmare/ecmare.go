@@ -361,7 +361,7 @@ type parser struct {
 	names  map[string]bool // group names
 	props  []Property
 	unsup  *Error    // the first construct RE2 cannot express
-	size   int       // bytes of RE2 written so far (an estimate from above)
+	size   int       // bytes of RE2 the characters and assertions spelled so far take (at most the translation's)
 	over   bool      // size passed MaxRE2Size: classes are no longer spelled
 	refs   []backref // backreferences, checked once all groups are known
 	slab   []Node    // see node
@@ -1155,7 +1155,7 @@ func (p *parser) charNode(r rune, lo, hi int) *Node {
 // node allocates a node from the parser's slab: a long pattern makes a node per
 // character, and one allocation per 256 keeps parsing a 1 MB pattern cheap.
 func (p *parser) node(n Node) *Node {
-	if p.size += len(n.re2) + 4; p.size > MaxRE2Size && !p.over { // 4: (?:…) or a count
+	if p.size += len(n.re2); p.size > MaxRE2Size && !p.over { // the spelled characters alone; Parse checks the whole translation
 		p.over = true
 		if p.unsup == nil {
 			p.unsup = tooLarge(p.src)
