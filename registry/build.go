@@ -59,6 +59,10 @@ type loader struct {
 	// nBroken counts the broken schemas built so far: a lint block over one cannot
 	// tell whether its rules would have found something there (no BQ005).
 	nBroken int
+	// patterns holds the analysis of each distinct pattern (portable.go): a pattern
+	// used by many fields is analysed once.
+	patterns map[string]*patternFacts
+	re2Total int // bytes of RE2 of the distinct patterns analysed so far
 }
 
 // skipSet is a set of schemas whose rule checks are skipped; the nil set is empty.
@@ -574,6 +578,22 @@ var (
 		"boolean": model.Boolean, "object": model.Object, "array": model.Array, "map": model.Map,
 		"money": model.Money, "timestamp": model.Timestamp, "uuid": model.UUID}
 )
+
+// KindKeywords returns, for each built-in type name that has keywords of its own
+// (string, integer, number, boolean, object, array, map), the schema keywords that
+// apply to it beyond the common ones (type, description, nullable, deprecated,
+// examples, x-gdpr-sensitive, go): the table the loader checks keys against. The
+// maps and slices are new on each call. Generators of test registries
+// (internal/synth) hold themselves to it, so that a keyword added here is covered.
+func KindKeywords() map[string][]string {
+	out := map[string][]string{}
+	for _, b := range builtins {
+		if ks := kindKeys[builtinKinds[b]]; len(ks) > 0 {
+			out[b] = append([]string(nil), ks...)
+		}
+	}
+	return out
+}
 
 // keyKinds lists the kinds a keyword applies to, for hints.
 func keyKinds(key string) []string {

@@ -89,7 +89,8 @@ func hostileCases() []struct {
 			"f.yaml:7:37: error BQ023: -1e999999999999 is not a finite number"},
 		{"0.5 in 906 characters", msgHead + "        x: {type: number, maximum: 5" + strings.Repeat("0", 900) + "e-901}\n", ""},
 		{"!!float 0e999999 bound", msgHead + "        x: {type: number, minimum: !!float 0e999999}\n", ""},
-		{"1 MB pattern", msgHead + "        x: {type: string, pattern: \"" + strings.Repeat("a", 1<<20) + "\"}\n", ""},
+		{"1 MB pattern", msgHead + "        x: {type: string, pattern: \"" + strings.Repeat("a", 1<<20) + "\"}\n",
+			"f.yaml:7:36: error BQ057: pattern of field \"x\" translates to more than 32768 bytes of RE2 (Go's regexp), the limit"},
 		{"infinite through a non-empty array", "version: 1\ntypes:\n  Tree: {type: object, required: [kids], properties: {kids: {type: array, minItems: 1, items: {type: Tree}}}}\n" + strings.ReplaceAll(tail, "T0", "Tree"),
 			"f.yaml:3:3: error BQ033: type \"Tree\" can only be infinite: Tree.kids[0] → Tree"},
 		{"finite through an array that may be empty", "version: 1\ntypes:\n  Tree: {type: object, required: [kids], properties: {kids: {type: array, items: {type: Tree}}}}\n" + strings.ReplaceAll(tail, "T0", "Tree"), ""},
@@ -222,14 +223,18 @@ func TestSlowPattern(t *testing.T) {
 		// Issue 16: optional branches that repeat another branch, and runs of adjacent
 		// quantifiers over the same characters (polynomial of high degree).
 		`^(a|a?)+$`, `^(a?|a)*$`, `^(ab|a?b?)+$`, `^(\d|\d?\d)+$`, `^a*a*a*a*a*a*a*a*b$`, `^\d*\d*\d*\d*\d*\d*x$`,
-		`^(a*)(a*)(a*)b$`, `^\w+\w*\d+!$`, `^.*.*.*=$`, `^[a-z]*[a-m]+[h-z]*1$`}
+		`^(a*)(a*)(a*)b$`, `^\w+\w*\d+!$`, `^.*.*.*=$`, `^[a-z]*[a-m]+[h-z]*1$`,
+		// Issue 20: runs of optional atoms, as a count or written out (exponential).
+		`(?:a?){26}b`, `^(?:a?){12}$`, strings.Repeat(`\d?`, 24) + `x`, strings.Repeat(`a?`, 12), `(?:a{1,2}){13}b`,
+		`(?:(?:a?){4}){4}b`, `(?:a?a?){6}b`, `(?:a?b?){26}c`, strings.Repeat(`a?b?`, 12), `^a*a*` + strings.Repeat(`a?`, 4) + `$`, `(?:\d{0,3}){7}x`}
 	fine := []string{`^[A-Z]{3}$`, `^[a-z0-9-]+$`, `^\+?[1-9]\d{1,14}$`, `^[^@\s]+@[^@\s]+\.[^@\s]+$`,
 		`^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$`, `(a|ab)*`, `(a*b)*`, `(\d{1,3}\.){3}\d{1,3}`, `[a-z]+(_[a-z]+)*`,
 		`(ab*)+b`, `^urn:babel:[a-z0-9-]+:[a-z0-9_-]+(\.[a-z0-9_-]+)*$`, `^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`,
 		`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`, `^\p{L}+( \p{L}+)*$`, `^(ab|ac)*$`,
 		`^([A-Z]{2})+$`, `(?:[a-z]{2}-)*[a-z]+`, `^\w+( \w+)*$`, `^([^a\n]*a){10}$`, ``, `a|b`, `[\]a-]+`,
 		`^\w+\s*\w*$`, `^[a-z]+[0-9]*[a-z]*$`, `^\d{1,3}\d{1,3}\d{1,3}$`, `^(ab|a)c$`, `^(a|b?)+$`, `^(?:[a-z]|[0-9])+$`,
-		`^\s*\S+\s*$`, `^[A-Z][a-z]*(?: [A-Z][a-z]*)*$`, `^(?:\+|00)[1-9][0-9]{6,14}$`}
+		`^\s*\S+\s*$`, `^[A-Z][a-z]*(?: [A-Z][a-z]*)*$`, `^(?:\+|00)[1-9][0-9]{6,14}$`,
+		`(?:a?){11}b`, strings.Repeat(`\d?`, 11) + `x`, `(?:a?){0,26}b`, `(?:a?)*b`, `(?:a?b){26}`, `(?:\.\d{1,3}){13}`, `^\d{1,3}(?:\.\d{1,3}){3}$`, `^[a-z]{1,63}(?:\.[a-z]{1,63}){0,10}$`, `^\d{1,3}\d{1,3}\d{1,3}\d{1,3}$`}
 	for _, p := range slow {
 		if _, ok := slowPattern(p); !ok {
 			t.Errorf("%s: not flagged", p)

@@ -207,6 +207,10 @@ func slowTree(n *ecmare.Node) (slowFinding, bool) {
 				found = &slowFinding{lo, hi, fmt.Sprintf("are %d adjacent quantifiers that can match the same characters, so a failing match tries every way to split the text between them", k)}
 				return
 			}
+			if lo, hi, k, w := splitChain(n.subs); k > 0 {
+				found = &slowFinding{lo, hi, fmt.Sprintf("are %d adjacent quantifiers that can match the same characters, so a failing match tries up to %s ways to split the text between them", k, splitsText(w))}
+				return
+			}
 			// follow of subs[i] = first(subs[i+1:]) ∪ (follow when subs[i+1:] is nullable)
 			fs := make([]rset, len(n.subs))
 			acc := follow
@@ -235,6 +239,10 @@ func slowTree(n *ecmare.Node) (slowFinding, bool) {
 		case rrepeat:
 			body := n.subs[0]
 			bf, _ := firstSet(body)
+			if w := splits(n); w >= maxSplits && bodyWays(body) > 1 {
+				found = &slowFinding{n.lo, n.hi, fmt.Sprintf("repeats %d times an expression that can match more or fewer of the same characters, so a failing match tries up to %s ways to share the text between the repetitions", n.min, splitsText(w))}
+				return
+			}
 			if repeats(n) {
 				// A fixed count ({3}) splits its text one way only; a variable one
 				// (*, +, {1,3}) whose body can also follow it splits it in many.
@@ -429,4 +437,242 @@ func quantifierChain(subs []*rnode) (lo, hi, n int) {
 		return 0, 0, 0
 	}
 	return bestLo, bestHi, best
+}
+
+// maxSplits is the number of ways to split one text between quantifiers (splits)
+// from which BQ037 flags them: 4,096 (2^12). Three unbounded quantifiers over the
+// same characters (17^3 = 4,913, quantifierChain's case) are above it, a run of 12
+// optional atoms (`\d?` × 12) reaches it, `^\d{1,3}\d{1,3}\d{1,3}$` (27) stays
+// below. Node took 100 s on 26 characters for `(?:a?){26}b`, whose 26 mandatory
+// repetitions of `a?` share a text of k `a`s in C(26, k) ways, 2^26 in all.
+const maxSplits = 1 << 12
+
+// wideSplits is the weight of an unbounded quantifier, or of one whose range is 16 or
+// more: as many ways as quantifierChain counts it for.
+const wideSplits = 17
+
+// maxChainLook bounds how far splitChain looks ahead from one item.
+const maxChainLook = 256
+
+// splits estimates in how many ways the item n (a group around one item is looked
+// through) can take a share of a text its neighbours can match too: 1 for an item of
+// fixed width; for a quantifier whose count varies, its range + 1 (at most
+// wideSplits); for one whose body can itself take a varying share of the text across
+// its repetitions (bodyWays), that raised to the mandatory count (`(?:a?){26}`: 2^26,
+// `(?:a{1,2}){13}`: 2^13). Capped at 2^30.
+func splits(n *rnode) int {
+	for n.op == rconcat && len(n.subs) == 1 {
+		n = n.subs[0]
+	}
+	if n.op != rrepeat {
+		return 1
+	}
+	w := 1
+	if n.max != n.min {
+		w = wideSplits
+		if n.max >= 0 && n.max-n.min+1 < wideSplits {
+			w = n.max - n.min + 1
+		}
+	}
+	if bw := bodyWays(n.subs[0]); bw > 1 {
+		for range min(n.min, 31) {
+			w = mulCap(w, bw)
+		}
+	}
+	return w
+}
+
+// bodyWays is the number of lengths (at most wideSplits) the body of a repetition can
+// match when the boundary between two repetitions can move: the body matches the
+// empty text as well as others (`a?`, `\d{0,3}`, `a?b?`), or it is one quantifier
+// whose characters can also start it (`a{1,2}`). 1 otherwise (`\.\d{1,3}`, `a?b`,
+// `[^a]*a`: a fixed part ends each repetition; fixed widths) and for alternations,
+// which ambiguousBranches judges.
+func bodyWays(b *rnode) int {
+	for b.op == rconcat && len(b.subs) == 1 {
+		b = b.subs[0]
+	}
+	if containsAlt(b, 0) {
+		return 1
+	}
+	lo, hi := widths(b, 0)
+	if hi == lo {
+		return 1
+	}
+	ways := wideSplits
+	if hi >= 0 && hi-lo+1 < wideSplits {
+		ways = hi - lo + 1
+	}
+	first, nullable := firstSet(b)
+	switch {
+	case nullable:
+		// Every repetition may be empty or not: as many ways as the lengths, or as
+		// the quantifiers inside multiply to (`(?:a?a?)`: 4, `(?:(?:a?){4})`: 16).
+		inner := 1
+		if b.op == rconcat {
+			for _, s := range b.subs {
+				inner = mulCap(inner, splits(s))
+			}
+		} else {
+			inner = splits(b)
+		}
+		return max(ways, inner)
+	case b.op == rrepeat && lastSet(b, 0).intersects(first):
+		return ways // a{1,2}, \d{1,3}: the boundary moves within a run of one class
+	}
+	return 1
+}
+
+// containsAlt reports whether n holds an alternation.
+func containsAlt(n *rnode, depth int) bool {
+	if n.op == ralt {
+		return true
+	}
+	if depth > 2000 {
+		return true
+	}
+	for _, s := range n.subs {
+		if containsAlt(s, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// widths returns the shortest and longest text n matches, in characters (hi -1:
+// unbounded; both capped at 2^20).
+func widths(n *rnode, depth int) (lo, hi int) {
+	const cap = 1 << 20
+	if depth > 2000 {
+		return 0, -1
+	}
+	switch n.op {
+	case ratom:
+		return 1, 1
+	case rempty:
+		return 0, 0
+	case rconcat:
+		for _, s := range n.subs {
+			l, h := widths(s, depth+1)
+			lo = min(lo+l, cap)
+			if hi >= 0 {
+				if h < 0 {
+					hi = -1
+				} else {
+					hi = min(hi+h, cap)
+				}
+			}
+		}
+		return lo, hi
+	case ralt:
+		lo, hi = cap, 0
+		for _, s := range n.subs {
+			l, h := widths(s, depth+1)
+			lo = min(lo, l)
+			if hi >= 0 && (h < 0 || h > hi) {
+				hi = h
+			}
+		}
+		return lo, hi
+	case rrepeat:
+		l, h := widths(n.subs[0], depth+1)
+		lo = min(l*min(n.min, cap), cap)
+		switch {
+		case n.max < 0 && h != 0:
+			hi = -1
+		case h < 0:
+			hi = -1
+			if n.max == 0 {
+				hi = 0
+			}
+		default:
+			hi = min(h*max(n.max, 0), cap)
+		}
+		return lo, hi
+	}
+	return 0, 0
+}
+
+// lastSet returns the characters that can end a match of n.
+func lastSet(n *rnode, depth int) rset {
+	if depth > 2000 {
+		return nil
+	}
+	switch n.op {
+	case ratom:
+		return n.set
+	case rconcat:
+		var out rset
+		for i := len(n.subs) - 1; i >= 0; i-- {
+			out = out.union(lastSet(n.subs[i], depth+1))
+			if _, null := firstSet(n.subs[i]); !null {
+				break
+			}
+		}
+		return out
+	case ralt:
+		var out rset
+		for _, s := range n.subs {
+			out = out.union(lastSet(s, depth+1))
+		}
+		return out
+	case rrepeat:
+		return lastSet(n.subs[0], depth+1)
+	}
+	return nil
+}
+
+// mulCap is a × b, capped at 2^30.
+func mulCap(a, b int) int {
+	if a > (1<<30)/b {
+		return 1 << 30
+	}
+	return a * b
+}
+
+// splitsText writes a number of ways: exact below 2^20, else as a power of two.
+func splitsText(w int) string {
+	if w < 1<<20 {
+		return fmt.Sprint(w)
+	}
+	if w >= 1<<30 {
+		return "2^30 (or more)"
+	}
+	k := 0
+	for 1<<(k+1) <= w {
+		k++
+	}
+	return fmt.Sprintf("2^%d", k)
+}
+
+// splitChain finds, in a concatenation, the quantifiers that can share one text: from
+// each varying item (splits > 1), the later ones whose characters overlap its own,
+// up to the first item that cannot match the empty text and does not overlap
+// (`\d?` × 24 before an `x`; `a?b?` × 12, where the `b?` between the `a?` can be
+// empty). It returns the span, count and product of the splits of the group with the
+// most ways, when that is maxSplits or more; n is 0 otherwise.
+func splitChain(subs []*rnode) (lo, hi, n, ways int) {
+	for i, si := range subs {
+		wi := splits(si)
+		if wi == 1 {
+			continue
+		}
+		fi, _ := firstSet(si)
+		w, k, last := wi, 1, si.hi
+		for j := i + 1; j < len(subs) && j-i <= maxChainLook; j++ {
+			sj := subs[j]
+			fj, null := firstSet(sj)
+			if wj := splits(sj); wj > 1 && fj.intersects(fi) {
+				w, k, last = mulCap(w, wj), k+1, sj.hi
+				continue
+			}
+			if !null {
+				break
+			}
+		}
+		if k >= 2 && w >= maxSplits && w > ways {
+			lo, hi, n, ways = si.lo, last, k, w
+		}
+	}
+	return lo, hi, n, ways
 }

@@ -44,6 +44,10 @@ const (
 	// RuleImportPath: a bounded context's Go package directory that the go tool
 	// refuses in an import path (docs/rules.md, "BQ053").
 	RuleImportPath = "BQ053"
+	// RulePatternCost: a pattern whose compiled program is above MaxPatternProgram.
+	RulePatternCost = "BQ056"
+	// RulePatternSize: a pattern whose RE2 translation is above ecmare.MaxRE2Size.
+	RulePatternSize = "BQ057"
 )
 
 // Rule describes one rule of the catalogue.
@@ -232,6 +236,15 @@ var rules = []Rule{
 		Title:  "bounded context whose Go package directory the go tool refuses in an import path: a Windows device name (aux, con, nul, prn, com1–com9, lpt1–lpt9), refused on every system",
 		Source: "golang.org/x/mod/module.CheckImportPath (the go tool's import path rules); docs/generated-code.md#import-paths",
 		Hint:   "name the context's package with `go: {contexts: {aux: auxpkg}}`"},
+	{ID: RulePatternCost, Severity: SeverityWarning,
+		Title:       "pattern whose compiled RE2 program has more than 256 instructions: Go's regexp may spend about 20 ns per instruction on each byte of a long value",
+		Source:      "docs/hardening.md#the-cost-of-a-pattern; Go regexp (RE2: time linear in the input, times the program size)",
+		Hint:        "bound the value with maxLength (checked before the pattern), anchor the pattern (^…), or replace large counts ({1,255}) by + or *",
+		Silenceable: true},
+	{ID: RulePatternSize, Severity: SeverityError,
+		Title:  "pattern whose RE2 translation is longer than 32,768 bytes (property escapes RE2 has no name for are written as their ranges)",
+		Source: "docs/patterns.md#what-remains-a-finding; docs/hardening.md#the-cost-of-a-pattern",
+		Hint:   "use fewer property escapes such as \\p{Cn}, \\p{C}, \\p{LC} or \\p{Alphabetic}, or list the ranges you mean"},
 }
 
 // Rules returns the rule catalogue: every rule id this package can report, in id

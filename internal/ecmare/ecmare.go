@@ -30,6 +30,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -42,6 +43,17 @@ var ErrSyntax = errors.New("not a valid ECMA-262 pattern (JSON Schema reads it w
 
 // ErrUnsupported classifies valid ECMA-262 patterns that RE2 cannot express.
 var ErrUnsupported = errors.New("not expressible in RE2 (Go's regexp)")
+
+// ErrTooLarge classifies valid ECMA-262 patterns whose RE2 translation would be longer
+// than MaxRE2Size bytes. It wraps ErrUnsupported: errors.Is(err, ErrUnsupported) holds
+// for it too.
+var ErrTooLarge = fmt.Errorf("%w: the translation is too large", ErrUnsupported)
+
+// MaxRE2Size is the longest RE2 translation Parse writes, in bytes: 32,768. A property
+// escape that RE2 has no name for is written as its ranges (`\p{Cn}`: 10,093 bytes,
+// `\p{Alphabetic}`: 6,376), so a short pattern can translate to megabytes; past the
+// limit Parse stops writing and returns an ErrTooLarge error.
+const MaxRE2Size = 32 << 10
 
 // Error is a pattern that cannot be translated.
 type Error struct {
@@ -120,9 +132,12 @@ type Node struct {
 	// Lo and Hi are the byte offsets of the node's source in the pattern, [Lo, Hi).
 	Lo, Hi int
 
-	re2   string // OpChar, OpAssert: the RE2 spelling
-	runes []rune // OpChar: the set, computed on first use
+	re2   string  // OpChar, OpAssert: the RE2 spelling
+	runes *[]rune // OpChar: the set, computed on first use (under runesMu)
 }
+
+// runesMu guards Node.runes: parsed patterns are shared (cache.go).
+var runesMu sync.Mutex
 
 // Runes returns the characters an OpChar node matches, as sorted, non-overlapping,
 // inclusive pairs lo, hi of code points (nil for other nodes and for a set that is
@@ -131,27 +146,30 @@ func (n *Node) Runes() []rune {
 	if n.Op != OpChar {
 		return nil
 	}
-	if n.runes == nil {
+	runesMu.Lock() // patterns are shared (cache.go)
+	defer runesMu.Unlock()
+	rs := n.runes
+	if rs == nil {
+		var set []rune
 		re, err := syntax.Parse(n.re2, syntax.Perl)
 		switch {
 		case err != nil:
 		case re.Op == syntax.OpCharClass:
-			n.runes = re.Rune
+			set = re.Rune
 		case re.Op == syntax.OpLiteral && len(re.Rune) == 1:
-			n.runes = []rune{re.Rune[0], re.Rune[0]}
+			set = []rune{re.Rune[0], re.Rune[0]}
 		case re.Op == syntax.OpAnyChar:
-			n.runes = []rune{0, unicode.MaxRune}
+			set = []rune{0, unicode.MaxRune}
 		case re.Op == syntax.OpAnyCharNotNL:
-			n.runes = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
+			set = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
 		}
-		if n.runes == nil {
-			n.runes = []rune{}
-		}
+		rs = &set
+		n.runes = rs
 	}
-	if len(n.runes) == 0 {
+	if len(*rs) == 0 {
 		return nil
 	}
-	return n.runes
+	return *rs
 }
 
 // RE2 returns the node in RE2 syntax.
@@ -221,14 +239,26 @@ const MaxRepeat = 1000
 const maxDepth = 1000
 
 // Parse reads pattern as an ECMA-262 regular expression with the u flag and translates
-// it to RE2. The error is an *Error (ErrSyntax or ErrUnsupported).
+// it to RE2. The error is an *Error (ErrSyntax, ErrUnsupported, or ErrTooLarge, which
+// wraps ErrUnsupported). Results are kept for the life of the process (cache.go): the
+// same pattern is translated once, however many fields use it. The *Pattern is shared
+// and must not be modified.
 func Parse(pattern string) (*Pattern, error) {
+	e := cached(pattern)
+	return e.pat, e.err
+}
+
+// parse is Parse without the cache.
+func parse(pattern string) (*Pattern, error) {
 	p := &parser{src: pattern, names: map[string]bool{}}
 	root, err := p.run()
 	if err != nil {
 		return nil, err
 	}
 	out := &Pattern{Source: pattern, Root: root, RE2: root.RE2(), Properties: p.props}
+	if len(out.RE2) > MaxRE2Size {
+		return nil, tooLarge(pattern)
+	}
 	// What RE2 still refuses after the translation is one of its limits (nested
 	// counts whose product is above 1000, a program too large).
 	if _, err := syntax.Parse(out.RE2, syntax.Perl); err != nil {
@@ -251,13 +281,15 @@ func Translate(pattern string) (string, error) {
 }
 
 // Compile translates pattern and compiles the translation with regexp.Compile. The
-// *regexp.Regexp's String() is the translation. The error is an *Error.
+// *regexp.Regexp's String() is the translation. The error is an *Error. The compiled
+// expression is kept with the translation (Parse) and shared: a *regexp.Regexp is safe
+// for concurrent use.
 func Compile(pattern string) (*regexp.Regexp, error) {
-	re2, err := Translate(pattern)
-	if err != nil {
-		return nil, err
+	e := cached(pattern)
+	if e.err != nil {
+		return nil, e.err
 	}
-	return regexp.Compile(re2)
+	return e.compile()
 }
 
 // MustCompile is Compile that panics on error, for patterns known to translate.
@@ -313,6 +345,8 @@ type parser struct {
 	names  map[string]bool // group names
 	props  []Property
 	unsup  *Error    // the first construct RE2 cannot express
+	size   int       // bytes of RE2 the characters and assertions spelled so far take (at most the translation's)
+	over   bool      // size passed MaxRE2Size: classes are no longer spelled
 	refs   []backref // backreferences, checked once all groups are known
 	slab   []Node    // see node
 }
@@ -328,6 +362,13 @@ type bail struct{ err *Error }
 
 func (p *parser) fail(at int, construct, reason, hint string) {
 	panic(bail{&Error{Pattern: p.src, Offset: at, Construct: construct, Reason: reason, Hint: hint, Kind: ErrSyntax}})
+}
+
+// tooLarge is the ErrTooLarge error of pattern.
+func tooLarge(pattern string) *Error {
+	return &Error{Pattern: pattern, Offset: 0, Construct: "the pattern", Kind: ErrTooLarge,
+		Reason: fmt.Sprintf("whose RE2 translation would be longer than %d bytes", MaxRE2Size),
+		Hint:   `list fewer characters: a property escape RE2 has no name for (\p{Cn}, \p{C}, \p{LC}, binary properties such as \p{Alphabetic}) is written as its ranges, up to 10 KB each`}
 }
 
 func (p *parser) unsupported(at int, construct, reason, hint string) {
@@ -561,9 +602,9 @@ func (p *parser) groupName(lo int) string {
 		} else {
 			r = p.char()
 		}
-		ok := r == '$' || r == '_' || unicode.IsLetter(r) || unicode.Is(unicode.Nl, r)
+		ok := r == '$' || r == '_' || idStart(r)
 		if !first {
-			ok = ok || unicode.In(r, unicode.Nd, unicode.Mn, unicode.Mc, unicode.Pc) || r == 0x200C || r == 0x200D
+			ok = ok || idContinue(r) || r == 0x200C || r == 0x200D
 		}
 		if !ok {
 			p.fail(at, fmt.Sprintf("the character %q in a group name", r), "", "group names are identifiers: a letter, $ or _ first, then letters, digits, $ or _")
@@ -571,6 +612,25 @@ func (p *parser) groupName(lo int) string {
 		b.WriteRune(r)
 		first = false
 	}
+}
+
+// idStart reports whether r has the Unicode property ID_Start, which ECMA-262's
+// RegExpIdentifierName asks of a group name's first character (besides $ and _):
+// letters, letter numbers and Other_ID_Start (℘, ℮, ゛, ゜, …), less Pattern_Syntax and
+// Pattern_White_Space (Unicode Standard Annex #31), by Go's Unicode tables.
+func idStart(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.Nl, unicode.Other_ID_Start) &&
+		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
+}
+
+// idContinue reports whether r has the Unicode property ID_Continue, asked of a group
+// name's later characters (besides $, ZWNJ and ZWJ): ID_Start, non-spacing and spacing
+// marks, decimal digits, connector punctuation and Other_ID_Continue (U+00B7, U+0387, U+1369–U+1371, U+19DA),
+// less Pattern_Syntax and Pattern_White_Space.
+func idContinue(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.Nl, unicode.Other_ID_Start, unicode.Mn, unicode.Mc, unicode.Nd,
+		unicode.Pc, unicode.Other_ID_Continue) &&
+		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
 }
 
 // quantifierLen returns the length of the quantifier at the start of s (without a lazy
@@ -606,14 +666,24 @@ func quantifierLen(s string) int {
 }
 
 // count reads a decimal count of a quantifier; counts above MaxRepeat are capped at
-// MaxRepeat+1 (p.i moves past every digit).
-func (p *parser) count() int {
-	v := 0
+// MaxRepeat+1 (p.i moves past every digit). digits is the count as written, without
+// leading zeros ("" for 0), to compare counts of any length exactly.
+func (p *parser) count() (v int, digits string) {
+	st := p.i
 	for p.more() && p.peek() >= '0' && p.peek() <= '9' {
 		v = min(v*10+int(p.peek()-'0'), MaxRepeat+1)
 		p.i++
 	}
-	return v
+	return v, strings.TrimLeft(p.src[st:p.i], "0")
+}
+
+// countLess reports whether the count a is below the count b, both decimal digits
+// without leading zeros.
+func countLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
 }
 
 func (p *parser) quantifier(atom *Node) *Node {
@@ -638,21 +708,22 @@ func (p *parser) quantifier(atom *Node) *Node {
 		p.i++
 	case '{':
 		p.i++
-		n.Min = p.count()
-		n.Max = n.Min
+		var minDigits, maxDigits string
+		n.Min, minDigits = p.count()
+		n.Max, maxDigits = n.Min, minDigits
 		if p.peek() == ',' {
 			p.i++
-			n.Max = -1
+			n.Max, maxDigits = -1, ""
 			if p.peek() != '}' {
-				n.Max = p.count()
+				n.Max, maxDigits = p.count()
 			}
 		}
 		p.i++ // '}'
 		q := p.src[qlo:p.i]
-		if n.Max >= 0 && n.Min > n.Max {
-			if n.Min <= MaxRepeat {
-				p.fail(qlo, "the count "+q, "has its minimum above its maximum", "write {min,max} with min ≤ max")
-			}
+		if n.Max >= 0 && countLess(maxDigits, minDigits) {
+			// A syntax error whatever the size of the counts (ECMA-262 22.2.1.1:
+			// "the MV of the first DecimalDigits is larger than the MV of the second").
+			p.fail(qlo, "the count "+q, "has its minimum above its maximum", "write {min,max} with min ≤ max")
 		}
 		if n.Min > MaxRepeat || n.Max > MaxRepeat {
 			p.unsupported(qlo, "the count "+q, "which is above 1000, the largest count RE2 (Go's regexp) accepts",
@@ -705,6 +776,9 @@ func (p *parser) atomEscape() *Node {
 	if r, ok := cl.single(); ok {
 		return p.charNode(r, lo, p.i)
 	}
+	if p.over {
+		return p.node(Node{Op: OpChar, Lo: lo, Hi: p.i}) // the pattern is refused: spell nothing more
+	}
 	return p.node(Node{Op: OpChar, re2: cl.atom(), Lo: lo, Hi: p.i})
 }
 
@@ -723,6 +797,9 @@ type classEsc struct {
 	text   string
 	ranges []rune
 	neg    bool
+	// atomText and classText are atom() and inClass(), written in advance for the
+	// shared escapes of memoEsc.
+	atomText, classText string
 }
 
 // single returns the code point of a character escape.
@@ -738,6 +815,9 @@ func (c *classEsc) atom() string {
 	if c.text != "" {
 		return c.text
 	}
+	if c.atomText != "" {
+		return c.atomText
+	}
 	if c.neg {
 		return "[^" + rangesRE2(c.ranges) + "]"
 	}
@@ -748,6 +828,9 @@ func (c *classEsc) atom() string {
 func (c *classEsc) inClass() string {
 	if c.text != "" {
 		return c.text
+	}
+	if c.classText != "" {
+		return c.classText
 	}
 	if c.neg {
 		return rangesRE2(complement(c.ranges))
@@ -946,6 +1029,9 @@ func (p *parser) class() *Node {
 		}
 		pieces = append(pieces, a)
 	}
+	if p.over {
+		return p.node(Node{Op: OpChar, Lo: lo, Hi: p.i})
+	}
 	return p.node(Node{Op: OpChar, re2: classRE2(neg, pieces), Lo: lo, Hi: p.i})
 }
 
@@ -1053,6 +1139,12 @@ func (p *parser) charNode(r rune, lo, hi int) *Node {
 // node allocates a node from the parser's slab: a long pattern makes a node per
 // character, and one allocation per 256 keeps parsing a 1 MB pattern cheap.
 func (p *parser) node(n Node) *Node {
+	if p.size += len(n.re2); p.size > MaxRE2Size && !p.over { // the spelled characters alone; Parse checks the whole translation
+		p.over = true
+		if p.unsup == nil {
+			p.unsup = tooLarge(p.src)
+		}
+	}
 	if len(p.slab) == cap(p.slab) {
 		p.slab = make([]Node, 0, 256)
 	}

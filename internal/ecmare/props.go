@@ -3,6 +3,7 @@ package ecmare
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -72,21 +73,44 @@ func assigned() []rune {
 
 // gcEscape spells the general category g (a value of gcAliases).
 func gcEscape(g string, neg bool) *classEsc {
-	var rs []rune
 	switch g {
 	case "LC":
-		rs = tableRanges(unicode.Lu, unicode.Ll, unicode.Lt)
+		return memoEsc("gc:LC", neg, func() []rune { return tableRanges(unicode.Lu, unicode.Ll, unicode.Lt) })
 	case "Cn":
-		rs = complement(assigned())
+		return memoEsc("gc:Cn", neg, func() []rune { return complement(assigned()) })
 	case "C":
-		rs = normalize(append(complement(assigned()), tableRanges(unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)...))
-	default:
-		if neg {
-			return &classEsc{text: `\P{` + g + "}"}
-		}
-		return &classEsc{text: `\p{` + g + "}"}
+		return memoEsc("gc:C", neg, func() []rune {
+			return normalize(append(complement(assigned()), tableRanges(unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)...))
+		})
 	}
-	return &classEsc{ranges: rs, neg: neg}
+	if neg {
+		return &classEsc{text: `\P{` + g + "}"}
+	}
+	return &classEsc{text: `\p{` + g + "}"}
+}
+
+// escMemo holds, by key and sign, the escapes spelled as ranges (memoEsc): `\p{Cn}` is
+// 10 KB of RE2, and a pattern that repeats it, or a registry that uses it in many
+// patterns, used to compute that text at every use.
+var escMemo sync.Map // escKey → *classEsc
+
+type escKey struct {
+	key string
+	neg bool
+}
+
+// memoEsc returns the escape of the ranges ranges() computes, with both of its RE2
+// spellings (atom, inClass) written once per process. The escape is shared: it must
+// not be modified.
+func memoEsc(key string, neg bool, ranges func() []rune) *classEsc {
+	k := escKey{key, neg}
+	if c, ok := escMemo.Load(k); ok {
+		return c.(*classEsc)
+	}
+	c := &classEsc{ranges: ranges(), neg: neg}
+	c.atomText, c.classText = c.atom(), c.inClass()
+	actual, _ := escMemo.LoadOrStore(k, c)
+	return actual.(*classEsc)
 }
 
 // binaryProps maps ECMA-262 binary property names (long and short) to the ranges Go's
@@ -218,7 +242,7 @@ func (p *parser) property(lo int, neg bool) *classEsc {
 					// Go's regexp drops underscores and lowers every letter but the
 					// first before it looks a name up, and then finds no Old_Italic or
 					// SignWriting (Go 1.26): write the ranges.
-					return &classEsc{ranges: tableRanges(unicode.Scripts[g]), neg: neg}
+					return memoEsc("sc:"+g, neg, func() []rune { return tableRanges(unicode.Scripts[g]) })
 				}
 				return &classEsc{text: sign + "{" + g + "}"}
 			}
@@ -237,7 +261,7 @@ func (p *parser) property(lo int, neg bool) *classEsc {
 		return gcEscape(g, neg)
 	}
 	if f := binaryProps[name]; f != nil {
-		return &classEsc{ranges: f(), neg: neg}
+		return memoEsc("bin:"+name, neg, f)
 	}
 	if noTable[name] {
 		p.unsupported(lo, text, "uses the Unicode property "+name+", for which Go's regexp has no table",

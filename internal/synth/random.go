@@ -35,10 +35,15 @@ type RandomOptions struct {
 // descriptions and summaries with non-ASCII text, quotes, backslashes, backquotes,
 // "*/" and newlines.
 //
+// Besides the random messages, every registry holds the keyword messages
+// (keywordMessages): each keyword of each built-in type (registry.KindKeywords) at
+// every position, so that a differential suite run on any seed meets every keyword
+// on every type it applies to.
+//
 // Every registry it writes loads with registry.LoadFiles without errors (warnings,
 // such as BQ031 on near-collision keys and BQ032 on closed objects, may be
-// reported). Number bounds are dyadic fractions (exact doubles) and numbers have
-// no enum: see internal/property for why.
+// reported). Number bounds and enum values are dyadic fractions (exact doubles
+// whose decimal text is exact too): see internal/property for why.
 func Random(o RandomOptions) []byte {
 	g := &rgen{rng: rand.New(rand.NewPCG(o.Seed, 0x62716770_726f7079)), depth: o.MaxDepth} // "bqgpropy"
 	if g.depth < 1 {
@@ -143,6 +148,7 @@ func Random(o RandomOptions) []byte {
 			messages = append(messages, kv{urn, base})
 		}
 	}
+	messages = append(messages, g.keywordMessages()...)
 	root = append(root, kv{"messages", messages})
 
 	var b strings.Builder
@@ -336,9 +342,159 @@ func (g *rgen) schema(depth int, goName string) obj {
 		return append(s, kv{"items", items})
 	case "map":
 		return obj{{"type", "map"}, {"values", g.schema(depth-1, goName+"Value")}}
-	default: // boolean, money, timestamp, uuid
+	case "boolean":
+		if g.chance(4) {
+			return g.keywordSchema("boolean", "enum")
+		}
+		return obj{{"type", k}}
+	default: // money, timestamp, uuid
 		return obj{{"type", k}}
 	}
+}
+
+// keywordKinds are the built-in types with keywords of their own, in the order the
+// keyword messages list them; keywordNames their keywords, the set
+// registry.KindKeywords returns (TestKeywordMessagesCoverRegistry holds the two
+// equal).
+var (
+	keywordKinds = []string{"string", "integer", "number", "boolean", "object", "array", "map"}
+	keywordNames = map[string][]string{
+		"string":  {"minLength", "maxLength", "pattern", "enum", "format"},
+		"integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum", "format", "encoding"},
+		"number":  {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum"},
+		"boolean": {"enum"},
+		"object":  {"properties", "required", "additionalProperties"},
+		"array":   {"items", "minItems", "maxItems", "uniqueItems"},
+		"map":     {"values"},
+	}
+	// numEnums are number enum values: dyadic fractions, as numBounds.
+	numEnums = [][]float64{{0.5, 1.25, 90}, {-0.5, 0}, {1000.125}}
+	// safeIntBounds leave valid values on both sides, also for int32.
+	safeIntBounds = []int64{-1000, -1, 0, 1, 2, 100}
+)
+
+// keywordSchema returns a schema of the built-in type kind carrying keyword (one of
+// keywordNames[kind]) and nothing else that constrains it, with a random value.
+func (g *rgen) keywordSchema(kind, keyword string) obj {
+	s := obj{{"type", kind}}
+	pick := func(n int) int { return g.rng.IntN(n) }
+	var v any
+	switch kind + "." + keyword {
+	case "string.minLength":
+		v = 1 + pick(4)
+	case "string.maxLength":
+		v = pick(20)
+	case "string.pattern":
+		v = patterns[pick(len(patterns))]
+	case "string.format":
+		v = formats[pick(len(formats))]
+	case "string.enum":
+		v = anyList(stringEnums[pick(len(stringEnums))])
+	case "integer.minimum", "integer.maximum", "integer.exclusiveMinimum", "integer.exclusiveMaximum":
+		v = safeIntBounds[pick(len(safeIntBounds))]
+	case "integer.enum":
+		v = anyList(intEnums[pick(len(intEnums))])
+	case "integer.format":
+		v = "int32"
+	case "integer.encoding":
+		v = "string"
+	case "number.minimum", "number.maximum", "number.exclusiveMinimum", "number.exclusiveMaximum":
+		v = numBounds[pick(len(numBounds))]
+	case "number.enum":
+		v = anyList(numEnums[pick(len(numEnums))])
+	case "boolean.enum":
+		v = [][]any{{true}, {false}, {true, false}}[pick(3)]
+	case "object.properties":
+		v = obj{{"label", obj{{"type", "string"}, {"maxLength", 4}}}, {"count", obj{{"type", "integer"}, {"minimum", 0}}}}
+	case "object.required":
+		s = append(s, kv{"properties", obj{{"label", obj{{"type", "string"}}}}})
+		v = []any{"label"}
+	case "object.additionalProperties":
+		s = append(s, kv{"properties", obj{{"label", obj{{"type", "string"}}}}})
+		v = false
+	case "array.items":
+		v = obj{{"type", "integer"}, {"maximum", 9}}
+	case "array.minItems", "array.maxItems":
+		s = append(s, kv{"items", obj{{"type", "string"}}})
+		v = 1 + pick(3)
+	case "array.uniqueItems":
+		s = append(s, kv{"items", obj{{"type", []string{"string", "integer", "boolean"}[pick(3)]}}})
+		v = true
+	case "map.values":
+		v = obj{{"type", "string"}, {"minLength", 1}}
+	default:
+		panic("synth: no value for keyword " + keyword + " of " + kind)
+	}
+	return append(s, kv{keyword, v})
+}
+
+// keywordMessages returns one message per built-in type with keywords, urn:babel:
+// stock:sampler.<type>, whose data has, for every keyword of the type, the field
+// <keyword> with the keyword alone, <keyword>_marked (also nullable and, on scalars,
+// x-gdpr-sensitive), <keyword>_items (an array of it, items nullable or marked at
+// random) and <keyword>_values (a map of it, likewise).
+func (g *rgen) keywordMessages() obj {
+	var out obj
+	for _, kind := range keywordKinds {
+		scalar := kind != "object" && kind != "array" && kind != "map"
+		props := obj{}
+		var req []any
+		for _, kw := range keywordNames[kind] {
+			key := snake(kw)
+			marked := append(g.keywordSchema(kind, kw), kv{"nullable", true})
+			if scalar {
+				marked = append(marked, kv{"x-gdpr-sensitive", true})
+			}
+			elem := func() obj {
+				e := g.keywordSchema(kind, kw)
+				if g.chance(2) {
+					e = append(e, kv{"nullable", true})
+				}
+				if scalar && g.chance(2) {
+					e = append(e, kv{"x-gdpr-sensitive", true})
+				}
+				return e
+			}
+			props = append(props,
+				kv{key, g.keywordSchema(kind, kw)},
+				kv{key + "_marked", marked},
+				kv{key + "_items", obj{{"type", "array"}, {"items", elem()}}},
+				kv{key + "_values", obj{{"type", "map"}, {"values", elem()}}})
+			if g.chance(2) {
+				req = append(req, key)
+			}
+		}
+		data := obj{}
+		if req != nil {
+			data = append(data, kv{"required", req})
+		}
+		data = append(data, kv{"properties", props})
+		out = append(out, kv{"urn:babel:stock:sampler." + kind, obj{
+			{"kind", "event"}, {"summary", "Every keyword of " + kind + "."}, {"owner", "team-0"}, {"data", data}}})
+	}
+	return out
+}
+
+// anyList returns vs as a []any (a JSON list).
+func anyList[T any](vs []T) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}
+
+// snake returns the snake_case of a camelCase keyword (minLength: min_length).
+func snake(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteByte('_')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func (g *rgen) stringSchema() obj {

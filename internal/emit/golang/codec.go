@@ -128,7 +128,7 @@ func (g *gen) fieldType(p *model.Property) *jen.Statement {
 // format.Source(out) == out.
 
 // descKeys are the typeDesc fields a descriptor literal sets, in the order written.
-var descKeys = [...]string{"Kind", "Flags", "Lo", "Hi", "FLo", "FHi", "Format", "Pattern", "Enum", "EnumInt", "EnumFloat", "Ref", "Elem", "Fields"}
+var descKeys = [...]string{"Kind", "Flags", "Lo", "Hi", "FLo", "FHi", "Format", "Pattern", "Enum", "EnumInt", "EnumFloat", "EnumBool", "Ref", "Elem", "Fields"}
 
 // Indexes into descKeys.
 const (
@@ -143,6 +143,7 @@ const (
 	dEnum
 	dEnumInt
 	dEnumFloat
+	dEnumBool
 	dRef
 	dElem
 	dFields
@@ -275,6 +276,9 @@ func (g *gen) descTextNull(b []byte, s *model.Schema, raw bool, indent int, null
 			}
 		case model.Boolean:
 			v[dKind] = "bqrt.KBool"
+			if len(s.Enum) > 0 {
+				v[dEnumBool] = enumList("[]bool", s.Enum)
+			}
 		case model.Money:
 			v[dKind] = "bqrt.KMoney"
 		case model.Timestamp:

@@ -20,11 +20,23 @@ import (
 // that repeat, unanchored patterns, case folding, …) goes to regexp.MatchString.
 
 // patItem is one element of a simple pattern: a rune that is in ranges (pairs
-// lo, hi, inclusive, as syntax.Regexp.Rune of a character class), min to max
-// times (max -1: unbounded).
+// lo, hi, inclusive, sorted and disjoint, as syntax.Regexp.Rune of a character
+// class), min to max times (max -1: unbounded). ascii holds the members below
+// U+0080 as a bit set, so that the common case needs no search.
 type patItem struct {
 	ranges   []rune
+	ascii    [2]uint64
 	min, max int
+}
+
+// setASCII fills it.ascii from it.ranges.
+func (it *patItem) setASCII() {
+	rs := it.ranges
+	for i := 0; i+1 < len(rs) && rs[i] < utf8.RuneSelf; i += 2 {
+		for r := rs[i]; r <= rs[i+1] && r < utf8.RuneSelf; r++ {
+			it.ascii[r>>6] |= 1 << (r & 63)
+		}
+	}
 }
 
 // simplePattern is a compiled simple pattern; ok is false when the pattern is not
@@ -75,6 +87,9 @@ func compileSimple(expr string) *simplePattern {
 			}
 		}
 	}
+	for i := range items {
+		items[i].setASCII()
+	}
 	return &simplePattern{items: items, ok: true}
 }
 
@@ -116,30 +131,41 @@ func patItems(re *syntax.Regexp) ([]patItem, bool) {
 	return nil, false
 }
 
-// rangesOverlap reports whether two range lists share a rune.
+// rangesOverlap reports whether two sorted range lists share a rune: one merge
+// pass, O(len(a) + len(b)).
 func rangesOverlap(a, b []rune) bool {
-	for i := 0; i+1 < len(a); i += 2 {
-		for j := 0; j+1 < len(b); j += 2 {
-			if a[i] <= b[j+1] && b[j] <= a[i+1] {
-				return true
-			}
+	i, j := 0, 0
+	for i+1 < len(a) && j+1 < len(b) {
+		switch {
+		case a[i+1] < b[j]:
+			i += 2
+		case b[j+1] < a[i]:
+			j += 2
+		default:
+			return true
 		}
 	}
 	return false
 }
 
-// in reports whether r is in the item's ranges.
+// in reports whether r is in the item's ranges: a bit test below U+0080, else a
+// binary search of the sorted pairs, O(log n) (a linear scan made
+// [\p{L}\p{M}\p{N}\p{P}\p{Zs}], 784 ranges, 25 times slower than regexp).
 func (it *patItem) in(r rune) bool {
+	if r < utf8.RuneSelf {
+		return it.ascii[r>>6]&(1<<(r&63)) != 0
+	}
 	rs := it.ranges
-	for i := 0; i+1 < len(rs); i += 2 {
-		if r < rs[i] {
-			return false // ranges are sorted
-		}
-		if r <= rs[i+1] {
-			return true
+	lo, hi := 0, len(rs)/2 // search the pairs [lo, hi) for the first with rs[2k+1] >= r
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if rs[2*m+1] < r {
+			lo = m + 1
+		} else {
+			hi = m
 		}
 	}
-	return false
+	return lo < len(rs)/2 && rs[2*lo] <= r
 }
 
 // match runs the greedy scan over s; invalid UTF-8 reads as U+FFFD, one byte at a

@@ -111,6 +111,7 @@ type Desc struct {
 	Enum      []string        // string enum values
 	EnumInt   []int64         // integer enum values
 	EnumFloat []float64       // number enum values (exact comparison: noteNumber)
+	EnumBool  []bool          // boolean enum values
 	Fields    []Field         // object properties, in struct field order
 	Elem      *Desc           // array items, map values
 	Ref       int             // KNamed: index in NamedTypes
@@ -409,6 +410,11 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 			addErr(e, d.at(), utf8Problem(s)) // the other checks would judge replaced bytes
 			break
 		}
+		// The cheap checks first (length, format, enum: linear in s with small
+		// constants); the pattern, whose cost per byte grows with its program, only
+		// when they all pass: a value already rejected is not matched (a 1 MiB value
+		// against a maxLength of 254 used to run the pattern all the same).
+		errs := len(*e)
 		// len(s) bounds the code point count from above and len(s)/4 from below
 		// (an invalid byte counts as one): count only when they do not decide.
 		if (t.Flags&FMax != 0 && int64(len(s)) > t.Hi) || (t.Flags&FMin != 0 && int64(len(s)+3)/4 < t.Lo) {
@@ -417,14 +423,14 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 				checkLength(e, d.at(), s, int(bound(t, FMin, t.Lo)), int(bound(t, FMax, t.Hi)))
 			}
 		}
-		if t.Pattern != nil && !matchPattern(*t.Pattern, s) {
-			checkPattern(e, d.at(), s, *t.Pattern)
-		}
 		if t.Format != "" && formatError(t.Format, s) != nil {
 			checkFormat(e, d.at(), s, t.Format)
 		}
 		if t.Enum != nil && !slices.Contains(t.Enum, s) {
 			checkEnum(e, d.at(), false, string(appendString(nil, s)), func() []string { return enumTexts(t.Enum) })
+		}
+		if len(*e) == errs && t.Pattern != nil && !matchPattern(*t.Pattern, s) {
+			checkPattern(e, d.at(), s, *t.Pattern)
 		}
 	case KInt64, KInt32, KInt64Str, KInt32Str:
 		n := v.Int()
@@ -449,6 +455,16 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 		}
 	case KFloat64:
 		validateFloat(d, t, v.Float())
+	case KBool:
+		if b := v.Bool(); t.EnumBool != nil && !slices.Contains(t.EnumBool, b) {
+			checkEnum(e, d.at(), false, strconv.FormatBool(b), func() []string {
+				out := make([]string, len(t.EnumBool))
+				for i, v := range t.EnumBool {
+					out[i] = strconv.FormatBool(v)
+				}
+				return out
+			})
+		}
 	case KMoney:
 		m := money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()}
 		if m.Amount > maxSafeInteger || m.Amount < -maxSafeInteger || !isCurrency(m.Currency) {
@@ -653,9 +669,9 @@ func stringValid(t *Desc, s string) bool {
 			return false
 		}
 	}
-	return (t.Pattern == nil || matchPattern(*t.Pattern, s)) &&
-		(t.Format == "" || formatError(t.Format, s) == nil) &&
-		(t.Enum == nil || slices.Contains(t.Enum, s))
+	return (t.Format == "" || formatError(t.Format, s) == nil) &&
+		(t.Enum == nil || slices.Contains(t.Enum, s)) &&
+		(t.Pattern == nil || matchPattern(*t.Pattern, s)) // the costly check last
 }
 
 // bound returns b when t has flag f, else -1 (no bound).
