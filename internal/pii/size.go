@@ -1,6 +1,7 @@
 package pii
 
 import (
+	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/ordjson"
 )
@@ -46,6 +47,10 @@ const (
 	moneyLines  = 26
 	uuidValue   = 100
 )
+
+// guardCost bounds the sibling that rules out a final newline where Python's and PCRE2's
+// `$` would accept one: `"not": {"type": "string", "pattern": "\\n$"}`, four lines.
+var guardCost = cost{bytes: 3*keyLine + 40, lines: 4}
 
 // textCost is a keyword line whose value is the JSON string s.
 func textCost(s string) cost {
@@ -152,10 +157,20 @@ func (ix *Index) own(s *model.Schema) cost {
 			c.add(line(boundValue), 0)
 		}
 		if s.Pattern != "" {
-			c.add(textCost(s.Pattern), 0)
+			// The emitted pattern is the portable rewrite (longer than the author's text
+			// where it expands \d, \p{…} and the like).
+			text := s.Pattern
+			if res, err := ecmare.PortableCached(s.Pattern); err == nil {
+				text = res.Pattern
+			}
+			c.add(textCost(text), 0)
+		}
+		if s.Pattern != "" || s.Format != "" {
+			c.add(guardCost, 0)
 		}
 	case model.Integer:
 		if s.Encoding == "string" {
+			c.add(guardCost, 0)
 			c.add(line(len(`"integer-string"`)), 0)
 			enum(2)
 			if s.Enum == nil {
