@@ -121,6 +121,24 @@ var schemaJSON []byte
 // the binary. The caller must not modify the returned bytes.
 func Schema() []byte { return schemaJSON }
 
+// ErrLinkOutside is the error of Load for a symbolic link in a registry directory that
+// leads outside it: its target would be read, and its values and keys quoted in
+// diagnostics (in a pull request's annotations, for one), from anywhere on the machine.
+var ErrLinkOutside = errors.New("a symbolic link in a registry directory that leads outside it")
+
+// linkInside returns nil when the symbolic link p resolves to a file inside root (a
+// directory with its own symbolic links resolved), else an error wrapping
+// ErrLinkOutside that names p (quoted) and says what to do.
+func linkInside(p, root string) error {
+	target, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		if rel, rerr := filepath.Rel(root, target); rerr == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is %w: copy the file into the directory, or pass it with its own -r", p, ErrLinkOutside)
+}
+
 // Load reads the registry at path: a .yaml/.yml file, or a directory whose every
 // *.yaml/*.yml file below it (in lexical order) is part of one registry.
 //
@@ -128,6 +146,8 @@ func Schema() []byte { return schemaJSON }
 // directory holds no registry file (exit code 2). Problems in the content come back as
 // diagnostics (exit code 1); when any of them is an error, reg is nil. Positions use
 // path as given (for a directory, each file's path joined under it). opts: WithCache.
+// In a directory, a symbolic link to a file outside it is refused (ErrLinkOutside); a
+// file named by path itself may be a link.
 func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry, diags Diagnostics, err error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -135,7 +155,11 @@ func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry
 	}
 	var names []string
 	if fi.IsDir() {
-		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		root, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("registry: %w", err)
+		}
+		err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -143,6 +167,11 @@ func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry
 				return nil
 			}
 			if ext := strings.ToLower(filepath.Ext(p)); ext == ".yaml" || ext == ".yml" {
+				if d.Type()&fs.ModeSymlink != 0 {
+					if err := linkInside(p, root); err != nil {
+						return err
+					}
+				}
 				names = append(names, p)
 			}
 			return nil

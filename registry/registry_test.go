@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -579,4 +580,41 @@ func FuzzSlowPattern(f *testing.F) {
 			t.Fatalf("finding %d..%d out of %q", f.lo, f.hi, p)
 		}
 	})
+}
+
+// TestDirectoryLinkOutside: a registry directory's symbolic link to a file outside it is
+// refused before anything is read (its values would be quoted in diagnostics), and one
+// to a file inside the directory is read.
+func TestDirectoryLinkOutside(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	reg, out := filepath.Join(dir, "reg"), filepath.Join(dir, "out")
+	for _, d := range []string{reg, out} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(out, "secret.yaml"), "version: ghp_SECRET\nmessages: {}\n")
+	write(filepath.Join(reg, "inner.txt"), "version: 1\nmessages: {}\n")
+	if err := os.Symlink(filepath.Join("..", "out", "secret.yaml"), filepath.Join(reg, "y.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	_, ds, err := Load(context.Background(), reg)
+	if !errors.Is(err, ErrLinkOutside) || len(ds) != 0 || strings.Contains(err.Error(), "ghp_SECRET") {
+		t.Fatalf("link outside: err %v, diagnostics %v; want ErrLinkOutside and nothing read", err, ds)
+	}
+	if err := os.Remove(filepath.Join(reg, "y.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("inner.txt", filepath.Join(reg, "z.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if r, ds, err := Load(context.Background(), reg); err != nil || len(ds) != 0 || r == nil {
+		t.Fatalf("link inside: err %v, diagnostics %v", err, ds)
+	}
 }
