@@ -164,6 +164,7 @@ func checkRules(l *loader) {
 		l.walkRules(t.Schema, "", fmt.Sprintf("type %q", t.Name), t.Pos)
 	}
 	checkCopiedEnums(l)
+	checkSupersedesCycles(l)
 	checkPII(l)
 	checkVersioning(l)
 }
@@ -210,6 +211,9 @@ func (l *loader) checkURN(m *model.Message) {
 	if mm := versionRe.FindStringSubmatch(urn); mm != nil {
 		n, err := strconv.Atoi(mm[1])
 		switch {
+		case err != nil && len(strings.TrimLeft(mm[1], "0")) > 0:
+			l.report(m.Pos, RuleVersion, fmt.Sprintf("URN %q has a version number out of range (.v%s)", urn, abbrevDigits(mm[1])),
+				"number versions from 2 up, one at a time: .v2, .v3…")
 		case err != nil || n < 2:
 			l.report(m.Pos, RuleVersion, fmt.Sprintf("URN %q has the suffix .v%s; the first version has no suffix", urn, mm[1]),
 				"drop the suffix; the second version is .v2")
@@ -223,11 +227,11 @@ func (l *loader) checkURN(m *model.Message) {
 		switch {
 		case m.Supersedes == urn:
 			l.report(m.Pos, RuleVersion, fmt.Sprintf("message %q supersedes itself", urn), "name the older URN it replaces")
+		case laterVersion(urn, m.Supersedes):
+			l.report(supersedesPos(m), RuleVersion, fmt.Sprintf("message %q supersedes %q, a later version of it", urn, m.Supersedes),
+				"a URN supersedes an earlier version: move `supersedes` to the later URN")
 		case l.reg.Message(m.Supersedes) == nil && !l.partial:
-			pos := m.Pos
-			if m.SupersedesPos != (model.Pos{}) {
-				pos = m.SupersedesPos
-			}
+			pos := supersedesPos(m)
 			msg := fmt.Sprintf("message %q supersedes %q, which is not in the registry", urn, m.Supersedes)
 			if sug := l.closeURN(m.Supersedes, urn); sug != "" {
 				msg += fmt.Sprintf("; did you mean %q?", sug)
@@ -235,6 +239,87 @@ func (l *loader) checkURN(m *model.Message) {
 			l.report(pos, RuleVersion, msg, "keep the older URN (deprecated) until it is retired, or remove `supersedes`")
 		}
 	}
+}
+
+// supersedesPos is where a finding about m's `supersedes` points: its value, else m.
+func supersedesPos(m *model.Message) model.Pos {
+	if m.SupersedesPos != (model.Pos{}) {
+		return m.SupersedesPos
+	}
+	return m.Pos
+}
+
+// laterVersion reports whether old is a later version of urn's URN (same base, higher
+// .vN): urn:babel:a:b superseding urn:babel:a:b.v2.
+func laterVersion(urn, old string) bool {
+	b1, n1, ok1 := urnVersion(urn)
+	b2, n2, ok2 := urnVersion(old)
+	return ok1 && ok2 && b1 == b2 && n2 > n1
+}
+
+// abbrevDigits shortens a long run of digits for a message: its first and last 8.
+func abbrevDigits(d string) string {
+	if len(d) <= 20 {
+		return d
+	}
+	return d[:8] + "…" + d[len(d)-8:]
+}
+
+// checkSupersedesCycles reports (BQ014) each cycle of `supersedes`: following it from
+// a message leads back to that message, so no URN of the cycle is the newest and
+// diff's advice along the chain has no end. Each cycle is reported once, at the
+// `supersedes` of its first message in the registry's order. Linear in the number of
+// messages (each is visited once).
+func checkSupersedesCycles(l *loader) {
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make(map[string]int, len(l.reg.Messages))
+	for _, start := range l.reg.Messages {
+		var path []*model.Message
+		for m := start; m != nil && state[m.URN] == unseen; m = l.reg.Message(m.Supersedes) {
+			state[m.URN] = onPath
+			path = append(path, m)
+			if m.Supersedes == "" || m.Supersedes == m.URN {
+				break
+			}
+			if next := l.reg.Message(m.Supersedes); next != nil && state[next.URN] == onPath {
+				// The cycle is path from next on.
+				i := 0
+				for path[i] != next {
+					i++
+				}
+				cyc := path[i:]
+				first := cyc[0]
+				var urns []string
+				for _, c := range cyc {
+					if c.Pos.File < first.Pos.File || (c.Pos.File == first.Pos.File && c.Pos.Line < first.Pos.Line) {
+						first = c
+					}
+					urns = append(urns, c.URN)
+				}
+				l.curLint = first.Lint
+				l.report(supersedesPos(first), RuleVersion,
+					fmt.Sprintf("the supersedes of %s form a cycle: no URN of it is the newest", strings.Join(quoteAll(append(urns, urns[0])), " → ")),
+					"each URN supersedes an older one: remove `supersedes` from the oldest URN of the cycle, which replaces none")
+				l.curLint = nil
+				break
+			}
+		}
+		for _, m := range path {
+			state[m.URN] = done
+		}
+	}
+}
+
+func quoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
 }
 
 // closeURN returns the URN of the registry other than self nearest to u (at most three

@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/babelqueue/bqgen/internal/model"
@@ -45,11 +46,11 @@ func (l *loader) copiedEnums(m *model.Message, a, b *model.Schema, path []string
 		for i := len(path) - 1; i >= 0 && (field == "[]" || field == "{}"); i-- {
 			field = path[i]
 		}
-		name := camelGuess(field)
+		name := l.freeTypeName(camelGuess(field), m)
 		l.report(pos, RuleCopiedEnum,
 			fmt.Sprintf("the enum of %s in message %q repeats the enum of %s in %q, which it supersedes: the generated code declares two Go types for the same values",
 				jsonPath(path), m.URN, jsonPath(path), m.Supersedes),
-			fmt.Sprintf("move it to `types:` (`%s: {type: %s, enum: […]}`) and write `type: %s` in both messages, so both versions share one type", name, builtinName(b.Kind), name))
+			fmt.Sprintf("move it to `types:` (`%s: {type: %s, enum: […]}`) and write `type: %s` at %s in both messages, so both versions share one type", name, builtinName(b.Kind), name, jsonPath(path)))
 		return
 	}
 	switch b.Kind {
@@ -94,4 +95,24 @@ func builtinName(k model.Kind) string {
 		}
 	}
 	return "string"
+}
+
+// freeTypeName returns name when no named type has it, else the name prefixed with
+// the message's Go-like name (`RideStartedPlan`), else that with a number: a name the
+// hint can propose without a collision (BQ030) or a clash with an existing type.
+func (l *loader) freeTypeName(name string, m *model.Message) string {
+	if l.reg.Type(name) == nil {
+		return name
+	}
+	_, event, _ := strings.Cut(strings.TrimPrefix(m.URN, "urn:babel:"), ":")
+	base, _, _ := urnVersion(event)
+	prefixed := camelGuess(strings.NewReplacer(".", "_", "-", "_").Replace(base)) + name
+	if l.reg.Type(prefixed) == nil {
+		return prefixed
+	}
+	for i := 2; ; i++ {
+		if n := prefixed + strconv.Itoa(i); l.reg.Type(n) == nil {
+			return n
+		}
+	}
 }

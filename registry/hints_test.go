@@ -43,6 +43,11 @@ func TestHintsLeadSomewhere(t *testing.T) {
 			`f.yaml:4:11: error BQ002: "kind" in message "urn:babel:a:b.do" must be one of event, command; got "cmd"; did you mean "command"? | write kind: command`},
 		{"a language by another name", "version: 1\nconsumers: [php, golang]\nmessages: {}\n",
 			`f.yaml:2:18: error BQ002: item 2 of "consumers" in the registry must be one of go, php, python, node, java, dotnet; got "golang"; did you mean "go"? | write go`},
+		{"BQ042 proposes a type name not taken", "version: 1\ntypes:\n  Plan: {type: string}\nmessages:\n  urn:babel:rentals:ride.started:\n    deprecated: Use the v2.\n    data: {properties: {plan: {type: string, enum: [basic, plus]}, p: {type: Plan}}}\n  urn:babel:rentals:ride.started.v2:\n    supersedes: urn:babel:rentals:ride.started\n    data: {properties: {plan: {type: string, enum: [basic, plus]}}}\n",
+			`f.yaml:10:46: warning BQ042: the enum of $.plan in message "urn:babel:rentals:ride.started.v2" repeats the enum of $.plan in "urn:babel:rentals:ride.started", which it supersedes: the generated code declares two Go types for the same values | move it to ` + "`types:` (`RideStartedPlan: {type: string, enum: […]}`) and write `type: RideStartedPlan` at $.plan in both messages, so both versions share one type"},
+		{"a context's package name in CamelCase", "version: 1\ngo:\n  contexts: {orders: Orders, user-accounts: x-y}\nmessages: {}\n",
+			`f.yaml:3:22: error BQ002: Go package name "Orders" of bounded context "orders" must be lower-case letters and digits, starting with a letter | write it as "orders"` + "\n" +
+				`f.yaml:3:45: error BQ002: Go package name "x-y" of bounded context "user-accounts" must be lower-case letters and digits, starting with a letter | write it as "xy"`},
 		{"a quoted number", msgHead + "        tags: {type: array, items: {type: string}, minItems: \"2\"}\n",
 			`f.yaml:7:62: error BQ002: "minItems" in field "tags" must be an integer, not a string | the quotes make "2" a string: write 2 without them`},
 		{"a wrong type gets an example", msgHead + "        note: {type: string, maxLength: [5]}\n",

@@ -299,7 +299,7 @@ func TestInline(t *testing.T) {
 				`r.yaml:4:3: error BQ011: URN "urn:babel:orders:1042" carries a payload ("1042" is a number); ids belong in data`,
 				`r.yaml:5:3: error BQ012: "App\\Jobs\\ProcessOrder" is a class name, not a URN`,
 				`r.yaml:6:3: error BQ014: URN "urn:babel:orders:made.v1" has the suffix .v1; the first version has no suffix`,
-				`r.yaml:7:3: error BQ014: message "urn:babel:orders:sent.v2" supersedes "urn:babel:orders:sent", which is not in the registry`,
+				`r.yaml:7:42: error BQ014: message "urn:babel:orders:sent.v2" supersedes "urn:babel:orders:sent", which is not in the registry`,
 			}},
 		{"data rules", "version: 1\nconsumers: [node]\nmessages:\n  urn:babel:orders:created:\n    data:\n      additionalProperties: false\n      properties:\n        total: {type: number}\n        count: {type: integer}\n        is_active: {type: integer, enum: [0, 1]}\n        agreed: {type: string, enum: [yes, no]}\n        shipped_at: {type: integer, minimum: 0, maximum: 100}\n        code: {type: string, pattern: \"(?i)abc\"}\n        ref: {type: string, pattern: \"a(?=b)\"}\n        qty: {type: integer, minimum: 0, maximum: 9, examples: [3, 10]}\n",
 			[]string{

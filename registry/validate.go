@@ -1110,11 +1110,29 @@ func patternMessage(loc []string, subject string, got string) (string, string) {
 		return fmt.Sprintf("%q is not a rule id (BQ followed by three digits)", got), "the rule ids are listed in docs/rules.md"
 	case n == 2 && loc[0] == "go" && loc[1] == "package":
 		return fmt.Sprintf("Go package name %q must be lower-case letters, digits and _, starting with a letter", got), ""
+	case n == 3 && loc[0] == "go" && loc[1] == "contexts":
+		return fmt.Sprintf("Go package name %q of bounded context %q must be lower-case letters and digits, starting with a letter", got, loc[2]),
+			"write it as " + strconv.Quote(packageGuess(got))
 	case n >= 1 && loc[n-1] == "reason":
 		return fmt.Sprintf("%s must not be blank", subject), "say why the rules are silenced"
 	default:
 		return fmt.Sprintf("%q is not an exported Go identifier (an upper-case letter, then letters, digits or _)", got), "write the Go name in CamelCase, e.g. " + strconv.Quote(camelGuess(got))
 	}
+}
+
+// packageGuess turns s into a Go package name guess for hints: its ASCII letters and
+// digits, lower-cased, without a leading digit ("pkg" when none is left).
+func packageGuess(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' && b.Len() > 0 {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "pkg"
+	}
+	return b.String()
 }
 
 // camelGuess turns s into a CamelCase guess for hints.
