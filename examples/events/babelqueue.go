@@ -978,8 +978,11 @@ func WithReport(f func(context.Context, Report)) WorkerOption {
 
 // WithRecovery sets a hook Run calls once with the queue before it reserves
 // anything: the place to move back messages that a consumer which crashed left
-// reserved, where the transport offers a way (docs/generated-code.md, "What the
-// transport owns"). An error stops Run before it starts.
+// reserved, where the transport offers a way. The broker-based transports (AMQP, SQS,
+// Service Bus, Kafka, Pulsar) deliver such a message again by themselves; the SDK's
+// Redis transport leaves it in "<queue>:processing", so with one consumer per queue
+// the hook moves it back (LMOVE <queue>:processing <queue> RIGHT LEFT until nil).
+// An error stops Run before it starts.
 func WithRecovery(f func(ctx context.Context, queue string) error) WorkerOption {
 	return func(c *workerConfig) { c.recover = f }
 }
