@@ -571,9 +571,15 @@ func TestNewWorkerErrors(t *testing.T) {
 		{"no queue", func() error { _, err := NewWorker(newMem("q"), r, ""); return err }(), "babelqueue: NewWorker: empty queue"},
 		{"strategy", func() error { _, err := NewWorker(newMem("q"), r, "q", WithUnknownURN("requeue")); return err }(),
 			`babelqueue: NewWorker: unknown-URN strategy "requeue" is not fail, delete, release or dead_letter`},
-		{"dead letters to the queue", func() error { _, err := NewWorker(newMem("q"), r, "billing", WithDeadLetterQueue("billing")); return err }(),
+		{"dead letters to the queue", func() error {
+			_, err := NewWorker(newMem("q"), r, "billing", WithDeadLetterQueue("billing"))
+			return err
+		}(),
 			`babelqueue: NewWorker: WithDeadLetterQueue("billing") is the queue the worker consumes: each dead letter would be reserved and dead-lettered again, forever`},
-		{"quarantine to the queue", func() error { _, err := NewWorker(newMem("q"), r, "billing", WithQuarantineQueue("billing")); return err }(),
+		{"quarantine to the queue", func() error {
+			_, err := NewWorker(newMem("q"), r, "billing", WithQuarantineQueue("billing"))
+			return err
+		}(),
 			`babelqueue: NewWorker: WithQuarantineQueue("billing") is the queue the worker consumes: each dead letter would be reserved and dead-lettered again, forever`},
 		{"empty dead-letter queue", func() error { _, err := NewWorker(newMem("q"), r, "q", WithDeadLetterQueue("")); return err }(),
 			`babelqueue: NewWorker: WithDeadLetterQueue(""): the queue name is empty`},
