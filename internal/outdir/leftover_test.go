@@ -129,3 +129,28 @@ func TestTempFilesAreNamedForLeftovers(t *testing.T) {
 		t.Errorf("temporary files %q: want one named .bqgen-<pid>-<n>.tmp, of this live process", names)
 	}
 }
+
+// TestSyncLeftoversOfOneFile: for a single file (Options.Ext ""), as asyncapi and
+// docs write, only the directories of the files are cleaned, not the
+// subdirectories of a directory bqgen does not own.
+func TestSyncLeftoversOfOneFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	here, below := fmt.Sprintf(".bqgen-%d-0.tmp", deadPID), filepath.Join("sub", fmt.Sprintf(".bqgen-%d-0.tmp", deadPID))
+	for _, l := range []string{here, below} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(l)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, l), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan, err := Sync(context.Background(), dir, []File{gen("doc.json", "{}")}, Options{Generated: opts().Generated})
+	if err != nil || !reflect.DeepEqual(plan.Leftovers, []string{here}) {
+		t.Fatalf("plan %+v (%v), want leftovers %q", plan, err, here)
+	}
+	if _, err := os.Stat(filepath.Join(dir, here)); !os.IsNotExist(err) {
+		t.Errorf("%s is still there (%v)", here, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, below)); err != nil {
+		t.Errorf("%s: %v, want it left alone", below, err)
+	}
+}

@@ -401,8 +401,9 @@ func isLeftover(name string) bool {
 }
 
 // planLeftovers adds to plan the leftovers (isLeftover) of killed runs that are
-// regular files in dir, in the directories of files, in each direct subdirectory of
-// dir and in theirs (the deepest a File can be), skipping directories whose name
+// regular files in dir, in the directories of files and, when opts.Ext is set (dir
+// is a generated tree, not the directory of one file such as an AsyncAPI document),
+// in each direct subdirectory of dir and in theirs (the deepest a File can be), skipping directories whose name
 // starts with ".", symbolic links, nested modules and other outputs (Options.RootFile)
 // as Sync does everywhere.
 func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) error {
@@ -428,9 +429,11 @@ func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) e
 		_, err := os.Lstat(filepath.Join(abs, "go.mod"))
 		return err == nil || opts.otherRoot(abs)
 	}
-	for _, rel := range subdirs("") {
-		if !foreign(filepath.Join(dir, filepath.FromSlash(rel))) {
-			subdirs(rel)
+	if opts.Ext != "" { // dir is an output bqgen owns, not the home of a single file
+		for _, rel := range subdirs("") {
+			if !foreign(filepath.Join(dir, filepath.FromSlash(rel))) {
+				subdirs(rel)
+			}
 		}
 	}
 	rels := make([]string, 0, len(scan))
