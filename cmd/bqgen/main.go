@@ -8,14 +8,24 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/babelqueue/bqgen/internal/cli"
 )
 
 func main() {
 	cli.TuneGC(os.LookupEnv)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := notifyContext()
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// notifyContext returns a context that SIGINT (Ctrl-C) and SIGTERM (what kill, a
+// CI runner's timeout, docker stop and systemd send) cancel instead of killing the
+// process: a run stops before it writes, or finishes the writing it started
+// (internal/outdir), and leaves no temporary file behind. Later signals are caught
+// too until main calls stop.
+func notifyContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

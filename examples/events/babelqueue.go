@@ -790,6 +790,13 @@ type Transport[M any] interface {
 	Ack(ctx context.Context, msg M) error
 }
 
+// ErrWorkerConfig is the class of every error NewWorker returns (test with
+// errors.Is): a nil transport or router, an empty queue, a message type without a
+// string field Body, an unknown-URN strategy it does not know, or a dead-letter or
+// quarantine queue that is empty or the queue consumed (a dead letter published
+// there would be reserved again, and a poison message would circle forever).
+var ErrWorkerConfig = errors.New("babelqueue: NewWorker")
+
 // Outcome is what a Worker did with one message.
 type Outcome string
 
@@ -804,9 +811,10 @@ const (
 	// OutcomeDeadLettered: the body, with a dead_letter block added, was
 	// published to the dead-letter queue, then the message acknowledged.
 	OutcomeDeadLettered Outcome = "dead_lettered"
-	// OutcomeQuarantined: the body is not one strict JSON object; it was
-	// published byte for byte to the quarantine queue, then the message
-	// acknowledged.
+	// OutcomeQuarantined: the body is not one strict JSON object, or it (or its
+	// dead letter) is over the Router's body size limit (DefaultMaxBodySize,
+	// WithMaxBodySize); it was published byte for byte to the quarantine queue,
+	// then the message acknowledged.
 	OutcomeQuarantined Outcome = "quarantined"
 	// OutcomeReleased: the body was published again to the queue unchanged
 	// (UnknownURNRelease, or a handler cut short by the end of the shutdown
@@ -842,7 +850,8 @@ type Report struct {
 	// Queue is the queue the message was reserved from.
 	Queue string
 	// URN, MessageID and TraceID are the envelope's job (or urn), meta.id and
-	// trace_id, "" when the body has none (or is not an envelope).
+	// trace_id, "" when the body has none (or is not an envelope, or is over the
+	// Router's body size limit: such a body is not parsed).
 	URN, MessageID, TraceID string
 	// Outcome is what was done with the message; "" when settling it failed (Err
 	// then says why, and the message is still reserved).
@@ -921,11 +930,14 @@ func WithUnknownURN(s UnknownURNStrategy) WorkerOption {
 }
 
 // WithDeadLetterQueue sets the dead-letter queue (default the queue + ".dlq", the
-// SDKs' default).
+// SDKs' default). NewWorker refuses "" and the queue it consumes (ErrWorkerConfig);
+// the quarantine queue may be the same queue.
 func WithDeadLetterQueue(q string) WorkerOption { return func(c *workerConfig) { c.dlq = q } }
 
 // WithQuarantineQueue sets the queue a body that is not one strict JSON object
-// goes to, byte for byte (default the queue + ".quarantine").
+// goes to, byte for byte (default the queue + ".quarantine"). NewWorker refuses ""
+// and the queue it consumes (ErrWorkerConfig); the dead-letter queue may be the
+// same queue.
 func WithQuarantineQueue(q string) WorkerOption { return func(c *workerConfig) { c.quar = q } }
 
 // WithPollTimeout sets how long one Pop waits for a message (default 1 s, the
@@ -1008,7 +1020,10 @@ func WithWorkerClock(now func() time.Time) WorkerOption { return func(c *workerC
 // block {reason, error, exception, failed_at, original_queue (the queue it was
 // reserved from), attempts (deliveries made, this one included), lang "go"}. A
 // body that is not one strict JSON object is published byte for byte to the
-// quarantine queue. dead_letter.error is Dispatch's error text, which quotes no
+// quarantine queue, and so is one over the Router's body size limit, unparsed, or
+// one whose dead letter would be over it: the worker never publishes a body the
+// Router would refuse because of the block it added. dead_letter.exception names
+// the error (exceptionOf). dead_letter.error is Dispatch's error text, which quotes no
 // x-gdpr-sensitive value, with every such value of the message that a handler's
 // error or panic spells out as it is replaced by its redaction (Handle), clipped
 // to 2,000 bytes.
@@ -1028,15 +1043,17 @@ type Worker[M any] struct {
 }
 
 // NewWorker returns a Worker that consumes queue with r over t; an SDK transport is
-// passed as it is: events.NewWorker(transport, router, "orders"). Errors: a nil
-// transport or router, an empty queue, or an M that is not a pointer to a struct
-// with a string field Body.
+// passed as it is: events.NewWorker(transport, router, "orders"). Errors, each
+// wrapping ErrWorkerConfig: a nil transport or router, an empty queue, an M that is
+// not a pointer to a struct with a string field Body, an unknown-URN strategy, or a
+// dead-letter or quarantine queue (WithDeadLetterQueue, WithQuarantineQueue) that is
+// "" or queue itself.
 func NewWorker[M any](t Transport[M], r *Router, queue string, opts ...WorkerOption) (*Worker[M], error) {
 	if t == nil || r == nil {
-		return nil, errors.New("babelqueue: NewWorker: nil transport or router")
+		return nil, fmt.Errorf("%w: nil transport or router", ErrWorkerConfig)
 	}
 	if queue == "" {
-		return nil, errors.New("babelqueue: NewWorker: empty queue")
+		return nil, fmt.Errorf("%w: empty queue", ErrWorkerConfig)
 	}
 	mt := reflect.TypeFor[M]()
 	var f reflect.StructField
@@ -1046,7 +1063,7 @@ func NewWorker[M any](t Transport[M], r *Router, queue string, opts ...WorkerOpt
 		ok = ok && len(f.Index) == 1 && f.Type.Kind() == reflect.String
 	}
 	if !ok {
-		return nil, fmt.Errorf("babelqueue: NewWorker: the transport's message type %v is not a pointer to a struct with a string field Body", mt)
+		return nil, fmt.Errorf("%w: the transport's message type %v is not a pointer to a struct with a string field Body", ErrWorkerConfig, mt)
 	}
 	w := &Worker[M]{t: t, r: r, queue: queue, bodyAt: f.Index[0], c: workerConfig{
 		maxAttempts: 3, concurrency: 1, unknown: UnknownURNFail, dlq: queue + ".dlq", quar: queue + ".quarantine",
@@ -1064,7 +1081,15 @@ func NewWorker[M any](t Transport[M], r *Router, queue string, opts ...WorkerOpt
 	switch w.c.unknown {
 	case UnknownURNFail, UnknownURNDelete, UnknownURNRelease, UnknownURNDeadLetter:
 	default:
-		return nil, fmt.Errorf("babelqueue: NewWorker: unknown-URN strategy %q is not fail, delete, release or dead_letter", w.c.unknown)
+		return nil, fmt.Errorf("%w: unknown-URN strategy %q is not fail, delete, release or dead_letter", ErrWorkerConfig, w.c.unknown)
+	}
+	for _, q := range [...][2]string{{"WithDeadLetterQueue", w.c.dlq}, {"WithQuarantineQueue", w.c.quar}} {
+		switch q[1] {
+		case "":
+			return nil, fmt.Errorf("%w: %s(\"\"): the queue name is empty", ErrWorkerConfig, q[0])
+		case queue:
+			return nil, fmt.Errorf("%w: %s(%q) is the queue the worker consumes: each dead letter would be reserved and dead-lettered again, forever", ErrWorkerConfig, q[0], queue)
+		}
 	}
 	return w, nil
 }
@@ -1179,7 +1204,12 @@ func (w *Worker[M]) process(stop, hctx context.Context, msg M, body string, star
 	rep := Report{Queue: w.queue, Attempts: 1}
 	var lay bqrt.Layout
 	isObject := true
-	if derr != nil || w.c.report != nil {
+	limit := w.r.r.MaxBodySize()
+	over := func(b []byte) bool { return limit >= 0 && len(b) > limit }
+	switch {
+	case over(b):
+		isObject = false // not parsed: what the limit is for
+	case derr != nil || w.c.report != nil:
 		lay, isObject = bqrt.LayoutOf(b)
 		rep.URN, rep.MessageID, rep.TraceID, rep.Attempts = lay.URN, lay.ID, lay.TraceID, min(lay.Attempts, math.MaxInt-1)+1
 	}
@@ -1206,10 +1236,13 @@ func (w *Worker[M]) process(stop, hctx context.Context, msg M, body string, star
 	}
 	if rep.Reason != "" {
 		text := bqrt.ClipTo(derr.Error(), 2000)
-		exc := fmt.Sprintf("%T", causeOf(derr, rep.URN))
+		exc := exceptionOf(derr)
 		dl := &bqrt.DeadLetter{Reason: string(rep.Reason), Error: &text, Exception: &exc, FailedAt: w.c.now().UnixMilli(),
 			OriginalQueue: w.queue, Attempts: rep.Attempts, Lang: "go"}
 		rep.Outcome, rep.Target, out = OutcomeDeadLettered, w.c.dlq, lay.WithDeadLetter(b, dl)
+		if over(out) { // the block would make it one the Router refuses: kept as it came
+			rep.Outcome, rep.Reason, rep.Target, out = OutcomeQuarantined, "", w.c.quar, b
+		}
 	}
 
 	var serr error
@@ -1233,17 +1266,47 @@ func (w *Worker[M]) process(stop, hctx context.Context, msg M, body string, star
 	return serr
 }
 
-// causeOf returns the error a Dispatch error of the message urn wraps with
-// "<urn>: " (the handler's own, or a ValidationErrors), else err; the original of a
-// redacted one.
-func causeOf(err error, urn string) error {
-	if u := errors.Unwrap(err); u != nil && urn != "" && strings.HasPrefix(err.Error(), urn+": ") {
-		err = u
+// exceptionOf returns the dead_letter.exception of the Dispatch error err: the
+// name of the runtime's error class err belongs to (errors.Is), qualified by the
+// runtime package as Go spells it ("events.ErrMalformedEnvelope"), checked in the
+// order ErrUnknownURN, ErrMalformedEnvelope, ErrUnsupportedSchemaVersion,
+// ErrInvalidData (DeadLetterReasonOf's), ErrCipherUnavailable, ErrHandlerPanic;
+// else the Go type (%T) of the first error of err's chain (errors.Unwrap; the first
+// of an Unwrap() []error) that is not a wrapper of package fmt or errors, nor the
+// runtime's wrapper of a redacted text: the handler's own error type
+// ("*net.OpError", "*errors.errorString" for one made by errors.New); the last
+// wrapper's type when there is no other.
+func exceptionOf(err error) string {
+	for _, c := range [...]struct {
+		err  error
+		name string
+	}{{ErrUnknownURN, "ErrUnknownURN"}, {ErrMalformedEnvelope, "ErrMalformedEnvelope"},
+		{ErrUnsupportedSchemaVersion, "ErrUnsupportedSchemaVersion"}, {ErrInvalidData, "ErrInvalidData"},
+		{ErrCipherUnavailable, "ErrCipherUnavailable"}, {ErrHandlerPanic, "ErrHandlerPanic"}} {
+		if errors.Is(err, c.err) {
+			return strings.TrimSuffix(reflect.TypeFor[Report]().String(), "Report") + c.name
+		}
 	}
-	if r, ok := err.(*redactedError); ok {
-		return r.err
+	for {
+		t := fmt.Sprintf("%T", err)
+		_, redacted := err.(*redactedError)
+		if !redacted && !strings.HasPrefix(t, "*fmt.") && t != "*errors.joinError" {
+			return t
+		}
+		var next error
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			next = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			if errs := u.Unwrap(); len(errs) > 0 {
+				next = errs[0]
+			}
+		}
+		if next == nil {
+			return t
+		}
+		err = next
 	}
-	return err
 }
 
 // sealed recovers a panic of the handler it is deferred around into a *PanicError in

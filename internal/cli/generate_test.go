@@ -305,3 +305,39 @@ messages:
 		}
 	}
 }
+
+// TestGenerateRemovesLeftovers: the temporary and backup files of a run that was
+// killed make --check fail (each named), and the next run removes them.
+func TestGenerateRemovesLeftovers(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(moduleDir(t), "events")
+	if code, _, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := listDir(t, out)
+	// The names a killed run leaves (a process id that cannot run: above Linux's
+	// largest).
+	left := []string{filepath.Join("orders", ".bqgen-99999999-3.bak"), ".bqgen-99999999-1234567.tmp"}
+	for _, l := range left {
+		if err := os.WriteFile(filepath.Join(out, l), []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out, "--check")
+	wantErr := filepath.Join(out, left[1]) + ": stale, left by a bqgen run that was killed; would be removed\n" +
+		filepath.Join(out, left[0]) + ": stale, left by a bqgen run that was killed; would be removed\n" +
+		"bqgen generate --check: " + out + " is stale; run bqgen generate -r " + exampleRegistry + " -o " + out + "\n"
+	if code != ExitFindings || stderr != wantErr {
+		t.Errorf("--check: exit %d, stderr\n%s\nwant exit 1 and\n%s", code, stderr, wantErr)
+	}
+	code, stdout, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out)
+	if code != ExitOK || stdout != fmt.Sprintf("%s: 0 written, 2 removed, %d unchanged\n", out, len(want)) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if got := listDir(t, out); !reflect.DeepEqual(got, want) {
+		t.Errorf("after the run the output holds %d files, want %d", len(got), len(want))
+	}
+	if code, _, stderr := run(t, "generate", "-r", exampleRegistry, "-o", out, "--check"); code != ExitOK {
+		t.Errorf("--check after the run: exit %d: %s", code, stderr)
+	}
+}

@@ -30,12 +30,15 @@ func syncDir(e env, cmd, regPath, out string, files []outdir.File, opts outdir.O
 		for _, n := range plan.RemoveDirs {
 			fmt.Fprintf(e.stderr, "%s: stale directory, would be removed\n", filepath.Join(out, n))
 		}
+		for _, n := range plan.Leftovers {
+			fmt.Fprintf(e.stderr, "%s: stale, left by a bqgen run that was killed; would be removed\n", filepath.Join(out, n))
+		}
 		fmt.Fprintf(e.stderr, "bqgen %s --check: %s is stale; run bqgen %s -r %s -o %s\n", cmd, out, cmd, regPath, out)
 		return ExitFindings
 	}
 	for _, n := range plan.KeptDirs {
 		fmt.Fprintf(e.stderr, "bqgen %s: warning: %s: kept: it no longer holds generated files, but other files are in it\n", cmd, filepath.Join(out, n))
 	}
-	fmt.Fprintf(e.stdout, "%s: %d written, %d removed, %d unchanged\n", out, len(plan.Write), len(plan.Remove)+len(plan.RemoveDirs), len(plan.Unchanged))
+	fmt.Fprintf(e.stdout, "%s: %d written, %d removed, %d unchanged\n", out, len(plan.Write), len(plan.Remove)+len(plan.RemoveDirs)+len(plan.Leftovers), len(plan.Unchanged))
 	return ExitOK
 }

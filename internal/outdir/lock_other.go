@@ -2,10 +2,24 @@
 
 package outdir
 
-import "context"
+import (
+	"context"
+	"os"
+)
 
 // lockDir takes no lock where flock(2) does not exist (Windows): two runs into one
 // directory at once are not serialised there (docs/hardening.md, "Output safety").
 func lockDir(ctx context.Context, dir string, shared bool) (unlock func(), created []string, err error) {
 	return func() {}, nil, nil
+}
+
+// processAlive reports whether a process with the id pid runs: os.FindProcess
+// finds it (on Windows it opens the process, so it fails for one that does not run).
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
 }

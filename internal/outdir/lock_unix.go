@@ -78,3 +78,10 @@ func lockDir(ctx context.Context, dir string, shared bool) (unlock func(), creat
 		f.Close()
 	}, created, nil
 }
+
+// processAlive reports whether a process with the id pid runs (kill(2) with signal
+// 0: it exists, though perhaps another user's).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

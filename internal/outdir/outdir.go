@@ -13,7 +13,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -75,10 +77,15 @@ type Plan struct {
 	// KeptDirs are subdirectories Remove emptied of generated files that still hold
 	// other entries (hand-written files, other directories): they are kept.
 	KeptDirs []string
+	// Leftovers are temporary and backup files of an earlier run that was killed
+	// before it could clean up (isLeftover): removed once the run succeeds.
+	Leftovers []string
 }
 
 // Changed reports whether the plan writes or removes anything.
-func (p Plan) Changed() bool { return len(p.Write) > 0 || len(p.Remove) > 0 || len(p.RemoveDirs) > 0 }
+func (p Plan) Changed() bool {
+	return len(p.Write) > 0 || len(p.Remove) > 0 || len(p.RemoveDirs) > 0 || len(p.Leftovers) > 0
+}
 
 // ErrNotGenerated is returned when a file bqgen would write already exists and lacks
 // the generated-code header: a hand-written file is never overwritten.
@@ -121,7 +128,11 @@ func checkName(name string) error {
 // nested module (ErrUnsafePath) stop it with nothing written. When writing, renaming
 // or removing fails midway (a full disk, an unwritable directory, an I/O error),
 // every change already made is undone: the directory is left as it was, without
-// temporary files or new directories. Errors name the path and wrap the cause.
+// temporary files or new directories. The temporary and backup files of an earlier
+// run that was killed (Plan.Leftovers) are planned as changes and removed once the
+// run succeeds; every file that differs from its new content is written, so the mix
+// of old and new files such a run leaves is repaired. Errors name the path and wrap
+// the cause.
 func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Plan, err error) {
 	// "out/", "out/." and "out" are one directory: checked as such.
 	dir = filepath.Clean(dir)
@@ -197,6 +208,9 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 		}
 	}
 	if err := planRemovals(dir, want, dirs, opts, &plan); err != nil {
+		return plan, err
+	}
+	if err := planLeftovers(dir, dirs, opts, &plan); err != nil {
 		return plan, err
 	}
 	sort.Strings(plan.Write)
@@ -356,6 +370,98 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 	return nil
 }
 
+// The names apply gives its temporary files (".bqgen-<pid>-<random>.tmp", in the
+// directory of the file they become) and its backups of replaced or removed files
+// (".bqgen-<pid>-<n>.bak"); an older bqgen named its temporary files
+// ".bqgen-<random>.tmp". A run killed before it cleans up (SIGKILL, a power cut)
+// leaves them behind.
+var (
+	leftoverName       = regexp.MustCompile(`^\.bqgen-([0-9]+)-[0-9]+\.(?:tmp|bak)$`)
+	legacyLeftoverName = regexp.MustCompile(`^\.bqgen-[0-9]+\.tmp$`)
+)
+
+// isLeftover reports whether the file name (no directory) is one apply names its
+// temporary or backup files with, written by a process that no longer runs: this
+// process's own, or those of a live process (a run into a nested directory, which
+// this run's lock does not exclude), are in use. A name without a process id (an
+// older bqgen's temporary file) counts as a leftover: the directory's lock is held.
+func isLeftover(name string) bool {
+	if legacyLeftoverName.MatchString(name) {
+		return true
+	}
+	m := leftoverName.FindStringSubmatch(name)
+	if m == nil {
+		return false
+	}
+	pid, err := strconv.Atoi(m[1])
+	if err != nil || pid == os.Getpid() {
+		return false // a pid beyond int is no pid of ours either: left alone
+	}
+	return pid <= 0 || !processAlive(pid)
+}
+
+// planLeftovers adds to plan the leftovers (isLeftover) of killed runs that are
+// regular files in dir, in the directories of files and, when opts.Ext is set (dir
+// is a generated tree, not the directory of one file such as an AsyncAPI document),
+// in each direct subdirectory of dir and in theirs (the deepest a File can be), skipping directories whose name
+// starts with ".", symbolic links, nested modules and other outputs (Options.RootFile)
+// as Sync does everywhere.
+func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) error {
+	scan := map[string]bool{"": true}
+	for d := range dirs {
+		scan[d] = true
+	}
+	// subdirs adds the subdirectories of rel (a missing or unreadable one has none
+	// here; reading it again below reports the error).
+	subdirs := func(rel string) (added []string) {
+		entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+		for _, e := range entries {
+			if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !strings.HasPrefix(e.Name(), ".") {
+				scan[path.Join(rel, e.Name())] = true
+				added = append(added, path.Join(rel, e.Name()))
+			}
+		}
+		return added
+	}
+	// foreign reports whether the subdirectory abs belongs to another module or
+	// output; nothing in or below it is looked at.
+	foreign := func(abs string) bool {
+		_, err := os.Lstat(filepath.Join(abs, "go.mod"))
+		return err == nil || opts.otherRoot(abs)
+	}
+	if opts.Ext != "" { // dir is an output bqgen owns, not the home of a single file
+		for _, rel := range subdirs("") {
+			if !foreign(filepath.Join(dir, filepath.FromSlash(rel))) {
+				subdirs(rel)
+			}
+		}
+	}
+	rels := make([]string, 0, len(scan))
+	for r := range scan {
+		rels = append(rels, r)
+	}
+	sort.Strings(rels)
+	for _, rel := range rels {
+		abs := filepath.Join(dir, filepath.FromSlash(rel))
+		if rel != "" && (foreign(abs) || strings.Contains(rel, "/") && foreign(filepath.Dir(abs))) {
+			continue
+		}
+		entries, err := os.ReadDir(abs)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", abs, err)
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() && isLeftover(e.Name()) {
+				plan.Leftovers = append(plan.Leftovers, path.Join(rel, e.Name()))
+			}
+		}
+	}
+	return nil
+}
+
 // headerLimit bounds what Sync reads of a file already in the output directory: a file
 // it would write is compared with its new content (one byte more than that is enough to
 // see it differs) and Options.Generated gets at least its first headerLimit bytes; of a
@@ -448,6 +554,9 @@ func apply(dir string, files []File, plan Plan) (err error) {
 	var steps []*step
 	defer func() {
 		if err == nil {
+			for _, l := range plan.Leftovers {
+				remove(filepath.Join(dir, filepath.FromSlash(l)))
+			}
 			for _, s := range steps {
 				if s.backup != "" {
 					remove(s.backup)
@@ -495,7 +604,7 @@ func apply(dir string, files []File, plan Plan) (err error) {
 		if err := mkdir(fdir); err != nil {
 			return err
 		}
-		tmp, err := createTemp(fdir, ".bqgen-*.tmp")
+		tmp, err := createTemp(fdir, fmt.Sprintf(".bqgen-%d-*.tmp", os.Getpid()))
 		if err != nil {
 			return fmt.Errorf("%s: %w", fdir, err)
 		}

@@ -541,6 +541,15 @@ func (r *Router) SetMaxBodySize(n int) {
 	r.maxBody = n
 }
 
+// MaxBodySize returns the largest body, in bytes, Dispatch accepts, or -1 when
+// there is no limit.
+func (r *Router) MaxBodySize() int {
+	if r.maxBody == 0 {
+		return DefaultMaxBodySize
+	}
+	return r.maxBody
+}
+
 // Register makes h the handler of urn, replacing any earlier one.
 func (r *Router) Register(urn string, h Handler) {
 	r.mu.Lock()

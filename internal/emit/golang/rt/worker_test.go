@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"slices"
@@ -203,15 +204,15 @@ func TestWorkerOutcomes(t *testing.T) {
 		{name: "handled", body: valid, h: ok, reports: 1, outcomes: []Outcome{OutcomeHandled}},
 		{name: "invalid data", body: invalid, h: ok, reports: 1, outcomes: []Outcome{OutcomeDeadLettered},
 			dlq: func(r *Router) []string {
-				return []string{withBlock(invalid, dl(ReasonPoison, dispatchErr(r, invalid), "bqrt.ValidationErrors", 1))}
+				return []string{withBlock(invalid, dl(ReasonPoison, dispatchErr(r, invalid), "rt.ErrInvalidData", 1))}
 			}},
 		{name: "wrong key", body: wrongKey, h: ok, reports: 1, outcomes: []Outcome{OutcomeDeadLettered},
 			dlq: func(r *Router) []string {
-				return []string{withBlock(wrongKey, dl(ReasonPoison, dispatchErr(r, wrongKey), "bqrt.ValidationErrors", 1))}
+				return []string{withBlock(wrongKey, dl(ReasonPoison, dispatchErr(r, wrongKey), "rt.ErrInvalidData", 1))}
 			}},
 		{name: "envelope rejected", body: noTrace, h: ok, reports: 1, outcomes: []Outcome{OutcomeDeadLettered},
 			dlq: func(r *Router) []string {
-				return []string{withBlock(noTrace, dl(ReasonPoison, "babelqueue: malformed envelope: missing trace_id", "*fmt.wrapError", 1))}
+				return []string{withBlock(noTrace, dl(ReasonPoison, "babelqueue: malformed envelope: missing trace_id", "rt.ErrMalformedEnvelope", 1))}
 			}},
 		{name: "not JSON", body: "not json {", h: ok, reports: 1, outcomes: []Outcome{OutcomeQuarantined}, quar: []string{"not json {"}},
 		{name: "duplicate key", body: `{"job":"a","job":"b"}`, h: ok, reports: 1, outcomes: []Outcome{OutcomeQuarantined},
@@ -220,37 +221,37 @@ func TestWorkerOutcomes(t *testing.T) {
 		{name: "handler error", body: valid, h: fails, reports: 3,
 			outcomes: []Outcome{OutcomeRetried, OutcomeRetried, OutcomeDeadLettered},
 			dlq: func(*Router) []string {
-				return []string{withBlock(retried(valid, 2), dl(ReasonFailed, failText, "*fmt.wrapError", 3))}
+				return []string{withBlock(retried(valid, 2), dl(ReasonFailed, failText, "*errors.errorString", 3))}
 			}},
 		{name: "handler error, no attempts member", body: noAttempts, h: fails, opts: []WorkerOption{WithMaxAttempts(2)}, reports: 2,
 			outcomes: []Outcome{OutcomeRetried, OutcomeDeadLettered},
 			dlq: func(*Router) []string {
-				return []string{withBlock(strings.TrimSuffix(noAttempts, "}")+`,"attempts":1}`, dl(ReasonFailed, failText, "*fmt.wrapError", 2))}
+				return []string{withBlock(strings.TrimSuffix(noAttempts, "}")+`,"attempts":1}`, dl(ReasonFailed, failText, "*errors.errorString", 2))}
 			}},
 		{name: "handler error, attempts at the limit of int", body: retried(valid, math.MaxInt), h: fails, reports: 1,
 			outcomes: []Outcome{OutcomeDeadLettered},
 			dlq: func(*Router) []string {
-				return []string{withBlock(retried(valid, math.MaxInt), dl(ReasonFailed, failText, "*fmt.wrapError", math.MaxInt))}
+				return []string{withBlock(retried(valid, math.MaxInt), dl(ReasonFailed, failText, "*errors.errorString", math.MaxInt))}
 			}},
 		{name: "panic", body: valid, h: func(context.Context, Message[piiEvent]) error { panic("boom") }, opts: []WorkerOption{WithMaxAttempts(1)},
 			reports: 1, outcomes: []Outcome{OutcomeDeadLettered},
 			dlq: func(*Router) []string {
-				return []string{withBlock(valid, dl(ReasonFailed, piiURN+": babelqueue: handler panicked: boom", "*rt.PanicError", 1))}
+				return []string{withBlock(valid, dl(ReasonFailed, piiURN+": babelqueue: handler panicked: boom", "rt.ErrHandlerPanic", 1))}
 			}},
 		{name: "cipher unavailable", body: valid, h: ok, cipher: failCipher{fmt.Errorf("kms: %w", ErrCipherUnavailable)},
 			opts: []WorkerOption{WithMaxAttempts(2)}, reports: 2, outcomes: []Outcome{OutcomeRetried, OutcomeDeadLettered},
 			dlq: func(r *Router) []string {
-				return []string{withBlock(retried(valid, 1), dl(ReasonFailed, dispatchErr(r, valid), "*fmt.wrapError", 2))}
+				return []string{withBlock(retried(valid, 1), dl(ReasonFailed, dispatchErr(r, valid), "rt.ErrCipherUnavailable", 2))}
 			}},
 		{name: "unknown, fail", body: unknown, h: ok, opts: []WorkerOption{WithMaxAttempts(2)}, reports: 2,
 			outcomes: []Outcome{OutcomeRetried, OutcomeDeadLettered},
 			dlq: func(r *Router) []string {
-				return []string{withBlock(retried(unknown, 1), dl(ReasonUnknownURN, dispatchErr(r, unknown), "*fmt.wrapError", 2))}
+				return []string{withBlock(retried(unknown, 1), dl(ReasonUnknownURN, dispatchErr(r, unknown), "rt.ErrUnknownURN", 2))}
 			}},
 		{name: "unknown, dead_letter", body: unknown, h: ok, opts: []WorkerOption{WithUnknownURN(UnknownURNDeadLetter)}, reports: 1,
 			outcomes: []Outcome{OutcomeDeadLettered},
 			dlq: func(r *Router) []string {
-				return []string{withBlock(unknown, dl(ReasonUnknownURN, dispatchErr(r, unknown), "*fmt.wrapError", 1))}
+				return []string{withBlock(unknown, dl(ReasonUnknownURN, dispatchErr(r, unknown), "rt.ErrUnknownURN", 1))}
 			}},
 		{name: "unknown, delete", body: unknown, h: ok, opts: []WorkerOption{WithUnknownURN(UnknownURNDelete)}, reports: 1,
 			outcomes: []Outcome{OutcomeDeleted}},
@@ -570,9 +571,110 @@ func TestNewWorkerErrors(t *testing.T) {
 		{"no queue", func() error { _, err := NewWorker(newMem("q"), r, ""); return err }(), "babelqueue: NewWorker: empty queue"},
 		{"strategy", func() error { _, err := NewWorker(newMem("q"), r, "q", WithUnknownURN("requeue")); return err }(),
 			`babelqueue: NewWorker: unknown-URN strategy "requeue" is not fail, delete, release or dead_letter`},
+		{"dead letters to the queue", func() error {
+			_, err := NewWorker(newMem("q"), r, "billing", WithDeadLetterQueue("billing"))
+			return err
+		}(),
+			`babelqueue: NewWorker: WithDeadLetterQueue("billing") is the queue the worker consumes: each dead letter would be reserved and dead-lettered again, forever`},
+		{"quarantine to the queue", func() error {
+			_, err := NewWorker(newMem("q"), r, "billing", WithQuarantineQueue("billing"))
+			return err
+		}(),
+			`babelqueue: NewWorker: WithQuarantineQueue("billing") is the queue the worker consumes: each dead letter would be reserved and dead-lettered again, forever`},
+		{"empty dead-letter queue", func() error { _, err := NewWorker(newMem("q"), r, "q", WithDeadLetterQueue("")); return err }(),
+			`babelqueue: NewWorker: WithDeadLetterQueue(""): the queue name is empty`},
+		{"empty quarantine queue", func() error { _, err := NewWorker(newMem("q"), r, "q", WithQuarantineQueue("")); return err }(),
+			`babelqueue: NewWorker: WithQuarantineQueue(""): the queue name is empty`},
 	} {
-		if tc.err == nil || tc.err.Error() != tc.want {
-			t.Errorf("%s: %v, want %s", tc.name, tc.err, tc.want)
+		if tc.err == nil || tc.err.Error() != tc.want || !errors.Is(tc.err, ErrWorkerConfig) {
+			t.Errorf("%s: %v, want %s (ErrWorkerConfig)", tc.name, tc.err, tc.want)
+		}
+	}
+	// One queue for dead letters and quarantined bodies is fine: neither is consumed.
+	if _, err := NewWorker(newMem("q"), r, "q", WithDeadLetterQueue("q.bad"), WithQuarantineQueue("q.bad")); err != nil {
+		t.Errorf("one queue for dead letters and quarantine: %v", err)
+	}
+}
+
+// TestWorkerBodyLimit: a body over the Router's size limit is not parsed and goes
+// to the quarantine queue byte for byte, not to the dead-letter queue with a block
+// that makes it larger still; so does one under the limit whose dead letter would be
+// over it. A body whose dead letter fits is dead-lettered as usual.
+func TestWorkerBodyLimit(t *testing.T) {
+	valid := piiEnvelope(piiProtectedData)
+	fails := func(context.Context, Message[piiEvent]) error { return errors.New("mailer down") }
+	for _, tc := range []struct {
+		name    string
+		limit   int
+		outcome Outcome
+		quar    int // bodies on users.quarantine (the original)
+		dlq     int
+	}{
+		{"over the limit", len(valid) - 1, OutcomeQuarantined, 1, 0},
+		{"at the limit, dead letter over it", len(valid), OutcomeQuarantined, 1, 0},
+		{"dead letter within the limit", len(valid) + 400, OutcomeDeadLettered, 0, 1},
+		{"no limit", -1, OutcomeDeadLettered, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newMem("users", valid)
+			r := NewRouter(WithRouterCipher(keyA), WithMaxBodySize(tc.limit))
+			Handle(r, fails)
+			reps, err := runUntil(t, 1, func(report WorkerOption) *Worker[*received] {
+				w, err := NewWorker(tr, r, "users", report, WithMaxAttempts(1), WithWorkerClock(workerClock), WithIdleWait(time.Millisecond))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return w
+			})
+			if err != nil || len(reps) != 1 || reps[0].Outcome != tc.outcome || reps[0].Err == nil {
+				t.Fatalf("Run = %v, reports %+v, want one %s", err, reps, tc.outcome)
+			}
+			if q := tr.list("users.quarantine"); len(q) != tc.quar || tc.quar == 1 && q[0] != valid {
+				t.Errorf("users.quarantine holds %q", q)
+			}
+			if q := tr.list("users.dlq"); len(q) != tc.dlq {
+				t.Errorf("users.dlq holds %q", q)
+			}
+			if tc.outcome == OutcomeQuarantined && (reps[0].Reason != "" || reps[0].Target != "users.quarantine") {
+				t.Errorf("report %+v", reps[0])
+			}
+			if tc.name == "over the limit" && (reps[0].URN != "" || !errors.Is(reps[0].Err, ErrMalformedEnvelope)) {
+				t.Errorf("an unparsed body's report %+v", reps[0])
+			}
+			if len(tr.list("users")) != 0 || len(tr.inFlight("users")) != 0 {
+				t.Errorf("users holds %q, processing %q", tr.list("users"), tr.inFlight("users"))
+			}
+		})
+	}
+}
+
+// customErr is a handler's own error type.
+type customErr struct{ code int }
+
+func (e *customErr) Error() string { return "code " + strconv.Itoa(e.code) }
+
+// TestExceptionOf: dead_letter.exception names the runtime's error class, else the
+// handler's error type below fmt's and errors' wrappers.
+func TestExceptionOf(t *testing.T) {
+	inner := &customErr{7}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("%w: missing trace_id", ErrMalformedEnvelope), "rt.ErrMalformedEnvelope"},
+		{fmt.Errorf("%w: no handler for %q", ErrUnknownURN, "urn:x"), "rt.ErrUnknownURN"},
+		{fmt.Errorf("%w: 2", ErrUnsupportedSchemaVersion), "rt.ErrUnsupportedSchemaVersion"},
+		{fmt.Errorf("urn:x: %w", ValidationErrors{{Path: "$", Message: "m"}}), "rt.ErrInvalidData"},
+		{fmt.Errorf("urn:x: $.email: %w", fmt.Errorf("kms: %w", ErrCipherUnavailable)), "rt.ErrCipherUnavailable"},
+		{fmt.Errorf("urn:x: %w", &PanicError{Value: "boom"}), "rt.ErrHandlerPanic"},
+		{fmt.Errorf("urn:x: %w", &redactedError{text: "a***", err: fmt.Errorf("mail: %w", inner)}), "*rt.customErr"},
+		{fmt.Errorf("urn:x: %w", errors.Join(fmt.Errorf("a: %w", inner), io.EOF)), "*rt.customErr"},
+		{fmt.Errorf("urn:x: %w", fmt.Errorf("two: %w, %w", inner, io.EOF)), "*rt.customErr"},
+		{fmt.Errorf("urn:x: %w", errors.New("mailer down")), "*errors.errorString"},
+		{fmt.Errorf("urn:x: %w", nil), "*fmt.wrapError"},
+	} {
+		if got := exceptionOf(tc.err); got != tc.want {
+			t.Errorf("exceptionOf(%v) = %q, want %q", tc.err, got, tc.want)
 		}
 	}
 }
