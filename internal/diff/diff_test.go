@@ -571,3 +571,73 @@ func TestMarkdownCap(t *testing.T) {
 		t.Errorf("markdown:\n%s", s)
 	}
 }
+
+// loadYAML loads one registry file; it fails the test on a rejected registry.
+func loadYAML(t testing.TB, name, src string) *model.Registry {
+	t.Helper()
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{name: []byte(src)})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	return reg
+}
+
+// TestRemedyPredecessor: with urn:babel:a:two and urn:babel:a:two.v2 (which does not
+// supersede two), a breaking change of two (in a named type, or of its own) mints
+// two.v3 superseding two.v2, the predecessor BQ063 requires, not two.
+func TestRemedyPredecessor(t *testing.T) {
+	reg := func(maxLen, own int) string {
+		return fmt.Sprintf("version: 1\ntypes:\n  T: {type: string, maxLength: %d}\nmessages:\n"+
+			"  urn:babel:a:two:\n    data: {properties: {t: {type: T}, n: {type: integer, maximum: %d}}}\n"+
+			"  urn:babel:a:two.v2:\n    data: {properties: {x: {type: string}}}\n", maxLen, own)
+	}
+	rep := Compare(loadYAML(t, "o.yaml", reg(100, 9)), loadYAML(t, "n.yaml", reg(50, 5)), Backward)
+	if got, want := rep.TypeFix["T"], "leave T as it was for the URNs it reaches and give the new shape a new named type, TV2, used in a new version of each URN that needs it: "+
+		"put it in urn:babel:a:two.v3, minted with `supersedes: urn:babel:a:two.v2`"; got != want {
+		t.Errorf("type fix\n got %s\nwant %s", got, want)
+	}
+	if got, want := rep.Mint["urn:babel:a:two"], "mint urn:babel:a:two.v3 with this shape and `supersedes: urn:babel:a:two.v2`, "+
+		"deprecate urn:babel:a:two and urn:babel:a:two.v2 and keep its old shape until its consumers have moved"; got != want {
+		t.Errorf("mint\n got %s\nwant %s", got, want)
+	}
+	// The remedy followed: BQ063 has nothing to say about the minted URN (two.v2 has its
+	// own, older BQ063).
+	fixed := reg(100, 9) + "  urn:babel:a:two.v3:\n    supersedes: urn:babel:a:two.v2\n    data: {properties: {t: {type: string, maxLength: 50}}}\n"
+	_, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"f.yaml": []byte(fixed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diags {
+		if d.Rule == registry.RuleSupersedesPredecessor && strings.Contains(d.Message, "two.v3") {
+			t.Errorf("BQ063 after the remedy: %v", d)
+		}
+	}
+	if got := NextURN("urn:babel:a:b", &model.Registry{Messages: []*model.Message{{URN: "urn:babel:a:b.v3"}}}); got != "urn:babel:a:b.v4" {
+		t.Errorf("NextURN past the highest version: %s", got)
+	}
+}
+
+// TestValuesAsWritten: enum values and examples holding &, < and > are shown as
+// written in every format (not "R\u0026D"); the Markdown shows them in code spans.
+func TestValuesAsWritten(t *testing.T) {
+	reg := func(enum string) *model.Registry {
+		return loadYAML(t, "r.yaml", "version: 1\nmessages:\n  urn:babel:a:b:\n    data: {properties: {d: {type: string, enum: "+enum+"}}}\n")
+	}
+	rep := Compare(reg(`["R&D", "<none>"]`), reg(`["R&D", "a>b"]`), Backward)
+	for _, format := range Formats {
+		var b bytes.Buffer
+		if err := rep.Write(&b, format, Labels{}); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		if format == "json" {
+			s = strings.ReplaceAll(s, `\"`, `"`) // the values are JSON text in JSON strings
+		}
+		if strings.Contains(s, `\u00`) || !strings.Contains(s, `"<none>"`) || !strings.Contains(s, `"a>b"`) {
+			t.Errorf("%s:\n%s", format, s)
+		}
+		if format == "markdown" && !strings.Contains(s, "`\"<none>\"`") {
+			t.Errorf("markdown: the value is not in a code span:\n%s", s)
+		}
+	}
+}
