@@ -227,6 +227,17 @@ func TestDiffFirstPR(t *testing.T) {
 	if code != ExitError || !strings.Contains(errOut, "registry.yaml does not exist at main (to compare -r's own place, leave out :PATH)") {
 		t.Errorf("explicit path: exit %d %s", code, errOut)
 	}
+	// A directory of the base with no registry file in it yet is like no directory.
+	dir := filepath.Join(repo, "reg")
+	writeFile(t, filepath.Join(dir, "README.md"), "hi\n")
+	run("add", "reg")
+	run("commit", "-q", "-m", "reg")
+	writeFile(t, filepath.Join(dir, "a.yaml"), diffOld)
+	code, out, errOut := runCommandDirect(t, d, "", "-r", dir, "--against", "git:main")
+	if want := "note: the base (git:main) has no registry at reg (no *.yaml or *.yml files there): every URN is reported as added\n"; code != ExitOK ||
+		!strings.HasPrefix(out, want) || !strings.HasSuffix(out, "backward: 1 URN added, 0 removed, 0 changed; 1 notice\n") || errOut != "" {
+		t.Errorf("directory without registry files: exit %d\n%s%s", code, out, errOut)
+	}
 }
 
 // TestDiffBadBase: a name that is no file but a revision, a revision that does not
@@ -245,8 +256,16 @@ func TestDiffBadBase(t *testing.T) {
 	// Run from inside the repository so that "main" is read as a path first.
 	t.Chdir(repo)
 	code, out, errOut := runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", "main")
-	if code != ExitError || out != "" || errOut != "bqgen diff: --against main: no such file or directory, but main is a git revision: did you mean git:main?\n" {
-		t.Errorf("--against main: exit %d %q %q", code, out, errOut)
+	for against, want := range map[string]string{
+		"main":               `--against "main": no such file or directory (--against takes a registry PATH or git:REF[:PATH]); main is a git revision: did you mean git:main?`,
+		"main:registry.yaml": `--against "main:registry.yaml": no such file or directory (--against takes a registry PATH or git:REF[:PATH]); main is a git revision: did you mean git:main:registry.yaml?`,
+		"nosuch":             `--against "nosuch": no such file or directory (--against takes a registry PATH or git:REF[:PATH])`,
+		"git:main:":          `--against "git:main:": the PATH after "main:" is empty: leave out the colon to compare -r's own place (git:main), or name the registry (git:main:registry.yaml; git:main:. for the repository root)`,
+	} {
+		code, out, errOut := runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", against)
+		if code != ExitError || out != "" || errOut != "bqgen diff: "+want+"\n" {
+			t.Errorf("--against %s: exit %d %q\n got %s\nwant %s", against, code, out, errOut, want)
+		}
 	}
 	code, _, errOut = runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", "git:nope")
 	if code != ExitError || !strings.Contains(errOut, `"nope" is not a revision of the repository`) || !strings.Contains(errOut, "fetch-depth: 0") {
@@ -257,6 +276,11 @@ func TestDiffBadBase(t *testing.T) {
 	cmd := exec.Command("git", "clone", "-q", "--depth", "1", "--branch", "feature", "--single-branch", "file://"+repo, clone)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	code, out, errOut = runCommandDirect(t, d, "", "-r", filepath.Join(clone, "registry.yaml"), "--against", "main")
+	if want := "bqgen diff: --against \"main\": no such file or directory (--against takes a registry PATH or git:REF[:PATH]); " +
+		"if main is a git revision, this shallow clone does not have it: did you mean git:main? (then fetch it: actions/checkout needs `fetch-depth: 0`; elsewhere `git fetch origin main`)\n"; code != ExitError || out != "" || errOut != want {
+		t.Errorf("shallow --against main: exit %d %q\n got %s\nwant %s", code, out, errOut, want)
 	}
 	code, out, errOut = runCommandDirect(t, d, "", "-r", filepath.Join(clone, "registry.yaml"), "--against", "git:origin/main")
 	if code != ExitError || out != "" || !strings.Contains(errOut, `"origin/main" is not a revision of the repository`) ||
