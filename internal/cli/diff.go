@@ -58,8 +58,13 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	}
 	// One cache for both loads: the old registry's unchanged files are not parsed again.
 	cache := registry.NewCache()
-	newReg, code := load(e, regPath, diagFormat, registry.WithCache(cache))
+	newReg, diags, code := loadDiags(e, regPath, diagFormat, registry.WithCache(cache))
 	if newReg == nil {
+		if format == "json" && code == ExitFindings {
+			// Machine readers get a JSON document still: the diagnostics, as
+			// `bqgen check --format json` writes them (severity "error"/"warning").
+			printDiagnostics(e.stdout, diags, "json")
+		}
 		return code
 	}
 	// Go names play no part in the comparison: the old registry's are not planned.

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -307,5 +308,24 @@ func TestDiffLinks(t *testing.T) {
 	want := "· [`" + nw + ":7:47`](https://github.example/acme/shop/blob/0123abc/reg/new.yaml#L7)"
 	if code != ExitFindings || !strings.Contains(out.String(), want) {
 		t.Errorf("exit %d, want 1 and %s in\n%s%s", code, want, out.String(), errOut.String())
+	}
+}
+
+// TestDiffJSONRejected: --format json on a rejected -r registry still writes a JSON
+// document to standard output: the diagnostics, as check --format json writes them.
+func TestDiffJSONRejected(t *testing.T) {
+	dir := t.TempDir()
+	old, nw := filepath.Join(dir, "old.yaml"), filepath.Join(dir, "new.yaml")
+	writeFile(t, old, diffOld)
+	writeFile(t, nw, diffBroken)
+	code, out, errOut := runCommandDirect(t, diffCommand(), "", "-r", nw, "--against", old, "--format", "json")
+	var diags []map[string]any
+	if err := json.Unmarshal([]byte(out), &diags); err != nil || code != ExitFindings || len(diags) == 0 ||
+		diags[0]["severity"] != "error" || diags[0]["file"] != nw || diags[0]["line"] != float64(6) || !strings.Contains(errOut, nw+":6:") {
+		t.Errorf("exit %d, %v\nstdout %s\nstderr %s", code, err, out, errOut)
+	}
+	_, checkOut, _ := runCommandDirect(t, checkCommand(), "", "-r", nw, "--format", "json")
+	if checkOut != out {
+		t.Errorf("diff --format json:\n%s\ncheck --format json:\n%s", out, checkOut)
 	}
 }

@@ -501,6 +501,13 @@ func TestGitHubLinks(t *testing.T) {
 	if GitHubLinks("", "acme/shop", "abc", root) != nil {
 		t.Error("links without a server")
 	}
+	// GITHUB_REPOSITORY not of the shape owner/name: no links rather than its text in
+	// a Markdown link.
+	for _, repo := range []string{"acme/shop) [x](http://evil", "acme/shop/x", "acme", "ac me/shop", "../shop", "acme/.."} {
+		if GitHubLinks("https://github.com", repo, "abc", root) != nil {
+			t.Errorf("links with repository %q", repo)
+		}
+	}
 }
 
 // TestRenameHints: a removed and an added property with equal schemas, and a removed

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -345,9 +346,11 @@ func (f markdownFinding) Where() string {
 // line in commit sha of repository repo on server (GITHUB_SERVER_URL,
 // GITHUB_REPOSITORY, GITHUB_SHA): `<server>/<repo>/blob/<sha>/<path>#L<line>`, with
 // the file's path taken relative to root (the checkout, GITHUB_WORKSPACE). A position
-// outside root gives "". It returns nil when server, repo or sha is empty.
+// outside root gives "". It returns nil when server, repo or sha is empty, or repo is
+// not of the shape `owner/name` (see repoShape), so that nothing of
+// the environment can close the link or add Markdown of its own.
 func GitHubLinks(server, repo, sha, root string) func(model.Pos) string {
-	if server == "" || repo == "" || sha == "" {
+	if server == "" || sha == "" || !repoShape.MatchString(repo) || strings.HasSuffix(repo, "/.") || strings.HasSuffix(repo, "/..") {
 		return nil
 	}
 	if abs, err := filepath.Abs(root); err == nil {
@@ -379,6 +382,10 @@ func GitHubLinks(server, repo, sha, root string) func(model.Pos) string {
 		return base + strings.Join(segs, "/") + "#L" + strconv.Itoa(p.Line)
 	}
 }
+
+// repoShape is GITHUB_REPOSITORY's shape, `owner/name`: GitHub's owner names are
+// letters, digits and `-`; repository names also `_` and `.`, but not `.` or `..`.
+var repoShape = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9_.-]+$`)
 
 // WriteMarkdown renders the pull-request comment: a summary table and the notes; the
 // named types with findings (each once, with the URNs it reaches); then per bounded
