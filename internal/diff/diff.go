@@ -82,6 +82,8 @@ type Report struct {
 	TypeFix map[string]string
 	// Notes are report-level notices (the base had no registry, …), in the order made.
 	Notes []string
+	// typeFix holds TypeFix in parts (the Markdown report shortens long ones).
+	typeFix map[string]typeFixText
 }
 
 // Count returns how many findings have severity s.
@@ -101,7 +103,7 @@ func (r *Report) Breaking() bool { return r.Count(Breaking) > 0 }
 // Compare classifies every change from old to new under mode.
 func Compare(old, new *model.Registry, mode Mode) *Report {
 	c := &comparer{old: old, new: new, mode: mode,
-		rep:      &Report{Mode: mode, Mint: map[string]string{}, TypeFix: map[string]string{}},
+		rep:      &Report{Mode: mode, Mint: map[string]string{}, TypeFix: map[string]string{}, typeFix: map[string]typeFixText{}},
 		typeDone: map[string]bool{}, uses: map[string][]typeUse{}, successor: successors(new)}
 	renamed := urnRenames(old, new)
 	for _, om := range old.Messages {
@@ -1243,11 +1245,29 @@ func (c *comparer) typeFix(name string, uses []Use) string {
 	for _, h := range heads {
 		where = append(where, c.newShapeIn(h, "it"))
 	}
-	fix := fmt.Sprintf("leave %s as it was for the URNs it reaches and give the new shape a new named type, %s", name, nt)
-	if len(where) > 0 {
-		fix += ", used in a new version of each URN that needs it: " + strings.Join(where, "; ")
+	fix := typeFixText{fmt.Sprintf("leave %s as it was for the URNs it reaches and give the new shape a new named type, %s", name, nt), where}
+	c.rep.typeFix[name] = fix
+	return fix.String(len(where))
+}
+
+// typeFixText is a named type's fix in parts, so that the Markdown report can list
+// some of its places: Lead, then "used in a new version of each URN that needs it: "
+// and Where, one entry per supersedes chain.
+type typeFixText struct {
+	Lead  string
+	Where []string
+}
+
+// String is the fix with the first n entries of Where, counting the others.
+func (t typeFixText) String(n int) string {
+	if len(t.Where) == 0 {
+		return t.Lead
 	}
-	return fix
+	where := t.Where
+	if n < len(where) {
+		where = append(where[:n:n], fmt.Sprintf("and %d more (`bqgen diff --format text` lists them all)", len(t.Where)-n))
+	}
+	return t.Lead + ", used in a new version of each URN that needs it: " + strings.Join(where, "; ")
 }
 
 // nextTypeName returns `<name>V2` (or the next free `V<n>`) for a new named type.

@@ -574,7 +574,7 @@ func TestMarkdownCap(t *testing.T) {
 	}
 	s := md.String()
 	if !strings.Contains(s, "<details><summary>150 URNs without breaking changes</summary>") || strings.Count(s, "##### `urn:babel:alpha:") != 100 ||
-		!strings.Contains(s, "- and 50 more: run `bqgen diff` for the full list\n\n</details>") {
+		!strings.Contains(s, "- and 50 more: `bqgen diff --format text` (or `--format json`) lists them all\n\n</details>") {
 		t.Errorf("markdown:\n%s", s)
 	}
 }
@@ -645,6 +645,75 @@ func TestValuesAsWritten(t *testing.T) {
 		}
 		if format == "markdown" && !strings.Contains(s, "`\"<none>\"`") {
 			t.Errorf("markdown: the value is not in a code span:\n%s", s)
+		}
+	}
+}
+
+// TestMarkdownLimit: the Markdown report of a large change fits MarkdownLimit (a
+// pull-request comment holds 65,536 characters), keeps breaking changes first, counts
+// truly what it folds and says what it left out: a first pull request of 2,000 URNs in
+// 20 contexts, a named type reaching 10,000 URNs in 300 contexts, 400 URNs with a
+// breaking change each.
+func TestMarkdownLimit(t *testing.T) {
+	first := func() (old, new *model.Registry) {
+		var b strings.Builder
+		b.WriteString("version: 1\nmessages:\n")
+		for i := 0; i < 2000; i++ {
+			fmt.Fprintf(&b, "  urn:babel:ctx%d:event%d.happened:\n    data: {properties: {s: {type: string}}}\n", i%20, i)
+		}
+		return &model.Registry{Version: 1}, loadYAML(t, "r.yaml", b.String())
+	}
+	shared := func() (old, new *model.Registry) {
+		reg := func(maxLen int) *model.Registry {
+			var b strings.Builder
+			fmt.Fprintf(&b, "version: 1\ntypes:\n  T: {type: object, properties: {s: {type: string, maxLength: %d}}}\nmessages:\n", maxLen)
+			for i := 0; i < 10000; i++ {
+				fmt.Fprintf(&b, "  urn:babel:ctx%d:event%d.happened:\n    data: {properties: {t: {type: T}}}\n", i%300, i)
+			}
+			return loadYAML(t, "r.yaml", b.String())
+		}
+		return reg(100), reg(50)
+	}
+	inline := func() (old, new *model.Registry) {
+		reg := func(max int) *model.Registry {
+			var b strings.Builder
+			b.WriteString("version: 1\nmessages:\n")
+			for i := 0; i < 400; i++ {
+				fmt.Fprintf(&b, "  urn:babel:ctx%d:event%d.happened:\n    data: {properties: {n: {type: integer, maximum: %d}}}\n", i%7, i, max)
+			}
+			return loadYAML(t, "r.yaml", b.String())
+		}
+		return reg(9), reg(5)
+	}
+	for _, c := range []struct {
+		name  string
+		regs  func() (old, new *model.Registry)
+		wants []string
+	}{
+		{"first pull request", first, []string{"### bqgen diff: no breaking changes (backward mode)", "| 2000 | 0 | 0 | 0 |",
+			"<details><summary>100 URNs without breaking changes</summary>", "> **Shortened** to fit a pull-request comment"}},
+		{"shared type", shared, []string{"### bqgen diff: 1 breaking change (backward mode)", "<details><summary>Reaches 10000 URNs</summary>",
+			"#### Bounded context `ctx0` — 34 URNs\n\n<details><summary>34 URNs changed only through named types</summary>\n\n- and 34 more: `bqgen diff --format text` (or `--format json`) lists them all",
+			"- `urn:babel:ctx0:event2100.happened` at `$.t`\n- and 9995 more: `bqgen diff --format text`",
+			"put it in urn:babel:ctx0:event0.happened.v2, minted with `supersedes: urn:babel:ctx0:event0.happened`"}},
+		{"inline", inline, []string{"### bqgen diff: 400 breaking changes (backward mode)", "more URNs with breaking changes: `bqgen diff --format text`"}},
+	} {
+		old, new := c.regs()
+		var md bytes.Buffer
+		if err := Compare(old, new, Backward).WriteMarkdown(&md, Labels{Old: "git:main", New: "r.yaml"}); err != nil {
+			t.Fatal(err)
+		}
+		s := md.String()
+		if len(s) > MarkdownLimit || strings.Count(s, "<details>") != strings.Count(s, "</details>") || !strings.HasSuffix(s, "Rules: docs/diff.md.</sub>\n") {
+			t.Errorf("%s: %d bytes (limit %d), %d <details>, %d </details>", c.name, len(s), MarkdownLimit, strings.Count(s, "<details>"), strings.Count(s, "</details>"))
+		}
+		for _, w := range c.wants {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s: no %q in\n%.3000s", c.name, w, s)
+			}
+		}
+		if c.name == "shared type" && strings.Contains(s, "Reaches 100 URNs") {
+			t.Errorf("shared type: the summary counts the listed uses, not all")
 		}
 	}
 }
