@@ -717,3 +717,13 @@ func TestMarkdownLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownLimitLastResort: a report whose fixed parts alone exceed MarkdownLimit
+// (here a note) is cut at a line and says so.
+func TestMarkdownLimitLastResort(t *testing.T) {
+	out, err := fitMarkdown(markdownData{Mode: Backward, Notes: []string{strings.Repeat("long note ", 5000), strings.Repeat("another ", 5000)}})
+	tail := "\n\n**This report is cut here to fit a pull-request comment:** `bqgen diff --format text` (or `--format json`) lists every finding.\n"
+	if err != nil || len(out) > MarkdownLimit || !strings.HasSuffix(out, tail) || !strings.HasPrefix(out, "### bqgen diff: no breaking changes (backward mode)\n") {
+		t.Errorf("%v: %d bytes: %.300s … %s", err, len(out), out, out[max(len(out)-300, 0):])
+	}
+}
