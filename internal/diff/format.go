@@ -262,8 +262,10 @@ type markdownData struct {
 	// (ContextsMoreURNs).
 	Contexts                       []markdownContext
 	ContextsMore, ContextsMoreURNs int
-	// Short is set when anything was left out to fit MarkdownLimit.
+	// Short is set when anything was left out to fit MarkdownLimit, which Limit
+	// writes with thousands separators.
 	Short bool
+	Limit string
 }
 
 // MarkdownLimit is the most bytes WriteMarkdown writes (so at most as many
@@ -610,6 +612,7 @@ func fitMarkdown(full markdownData) (string, error) {
 			d.ContextsMoreURNs += c.Count
 		}
 		d.Short = lim != mdLevels[0] || typesMore > 0 || ctxMore > 0
+		d.Limit = fmt.Sprintf("%d,%03d", MarkdownLimit/1000, MarkdownLimit%1000)
 		var b strings.Builder
 		err := mdTemplate.Execute(&b, d)
 		return b.String(), err
