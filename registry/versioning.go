@@ -55,6 +55,47 @@ func urnVersion(urn string) (base string, n int, ok bool) {
 	return urn[:mm[0]], v, true
 }
 
+// versionName is the URN of version n of base: base itself for 1, else base.vN.
+func versionName(base string, n int) string {
+	if n == 1 {
+		return base
+	}
+	return base + ".v" + strconv.Itoa(n)
+}
+
+// predecessor is the highest of versions below n, 0 when there is none.
+func predecessor(n int, versions []int) int {
+	pred := 0
+	for _, v := range versions {
+		if v < n && v > pred {
+			pred = v
+		}
+	}
+	return pred
+}
+
+// Predecessor returns the URN that BQ063 requires a message urn to name in
+// `supersedes:` when the registry holds urns: the highest earlier version of urn's
+// family (the same URN without its `.vN` suffix; the unsuffixed URN is version 1).
+// It returns "" when urn is a first version, has a suffix BQ014 rejects, or no earlier
+// version is among urns.
+func Predecessor(urn string, urns []string) string {
+	base, n, ok := urnVersion(urn)
+	if !ok || n == 1 {
+		return ""
+	}
+	var versions []int
+	for _, u := range urns {
+		if b, v, ok := urnVersion(u); ok && b == base {
+			versions = append(versions, v)
+		}
+	}
+	if pred := predecessor(n, versions); pred > 0 {
+		return versionName(base, pred)
+	}
+	return ""
+}
+
 // checkVersioning reports the versioning policy: BQ063 and BQ064 at a `.vN` message,
 // BQ065 at a superseded message. A registry left partial by an unreadable file is not
 // judged on what may be in that file (BQ064 and BQ063 need every version).
@@ -69,27 +110,16 @@ func checkVersioning(l *loader) {
 			versions[base] = append(versions[base], n)
 		}
 	}
-	name := func(base string, n int) string {
-		if n == 1 {
-			return base
-		}
-		return base + ".v" + strconv.Itoa(n)
-	}
 	for _, m := range l.reg.Messages {
 		base, n, ok := urnVersion(m.URN)
 		if !ok || n == 1 || badURN(m.URN) || l.partial {
 			continue
 		}
 		l.curLint = m.Lint
-		pred := 0
-		for _, v := range versions[base] {
-			if v < n && v > pred {
-				pred = v
-			}
-		}
+		pred := predecessor(n, versions[base])
 		switch {
-		case pred > 0 && m.Supersedes != name(base, pred):
-			p := name(base, pred)
+		case pred > 0 && m.Supersedes != versionName(base, pred):
+			p := versionName(base, pred)
 			msg := fmt.Sprintf("message %q does not name its predecessor %q in supersedes", m.URN, p)
 			if m.Supersedes != "" {
 				msg = fmt.Sprintf("message %q supersedes %q, not its predecessor %q", m.URN, m.Supersedes, p)
@@ -97,7 +127,7 @@ func checkVersioning(l *loader) {
 			l.report(m.Pos, RuleSupersedesPredecessor, msg, "write `supersedes: "+p+"`")
 		case pred == 0 && m.Supersedes == "":
 			l.report(m.Pos, RuleNoEarlierVersion,
-				fmt.Sprintf("message %q has no earlier version in the registry (no %q)", m.URN, name(base, n-1)),
+				fmt.Sprintf("message %q has no earlier version in the registry (no %q)", m.URN, versionName(base, n-1)),
 				fmt.Sprintf("a first version has no suffix: name it %s; if the earlier version was retired, silence BQ064 with the reason", base))
 		}
 	}

@@ -23,7 +23,7 @@ func diffCommand() *command {
 		},
 		flags: func(fs *pflag.FlagSet) func(env, []string) int {
 			reg := fs.StringP("registry", "r", "", "the new registry: a file, or a directory of *.yaml/*.yml files (required)")
-			against := fs.String("against", "", "the old registry: a PATH, or git:REF[:PATH] read with git show (PATH defaults to -r's place in the repository; a REF with nothing there, the registry's first pull request, reports every URN as added) (required)")
+			against := fs.String("against", "", "the old registry: a PATH, or git:REF[:PATH] read with git show (PATH defaults to -r's place in the repository; a REF with no registry file there, the registry's first pull request, reports every URN as added) (required)")
 			mode := fs.String("mode", string(diff.Backward), "compatibility mode: backward (new consumers read old messages), forward (old consumers read new messages) or full")
 			format := fs.String("format", "text", "output format: text, markdown, json or github")
 			return func(e env, args []string) int {
@@ -58,8 +58,13 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	}
 	// One cache for both loads: the old registry's unchanged files are not parsed again.
 	cache := registry.NewCache()
-	newReg, code := load(e, regPath, diagFormat, registry.WithCache(cache))
+	newReg, diags, code := loadDiags(e, regPath, diagFormat, registry.WithCache(cache))
 	if newReg == nil {
+		if format == "json" && code == ExitFindings {
+			// Machine readers get a JSON document still: the diagnostics, as
+			// `bqgen check --format json` writes them (severity "error"/"warning").
+			printDiagnostics(e.stdout, diags, "json")
+		}
 		return code
 	}
 	// Go names play no part in the comparison: the old registry's are not planned.

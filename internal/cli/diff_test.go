@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,6 +228,17 @@ func TestDiffFirstPR(t *testing.T) {
 	if code != ExitError || !strings.Contains(errOut, "registry.yaml does not exist at main (to compare -r's own place, leave out :PATH)") {
 		t.Errorf("explicit path: exit %d %s", code, errOut)
 	}
+	// A directory of the base with no registry file in it yet is like no directory.
+	dir := filepath.Join(repo, "reg")
+	writeFile(t, filepath.Join(dir, "README.md"), "hi\n")
+	run("add", "reg")
+	run("commit", "-q", "-m", "reg")
+	writeFile(t, filepath.Join(dir, "a.yaml"), diffOld)
+	code, out, errOut := runCommandDirect(t, d, "", "-r", dir, "--against", "git:main")
+	if want := "note: the base (git:main) has no registry at reg (no *.yaml or *.yml files there): every URN is reported as added\n"; code != ExitOK ||
+		!strings.HasPrefix(out, want) || !strings.HasSuffix(out, "backward: 1 URN added, 0 removed, 0 changed; 1 notice\n") || errOut != "" {
+		t.Errorf("directory without registry files: exit %d\n%s%s", code, out, errOut)
+	}
 }
 
 // TestDiffBadBase: a name that is no file but a revision, a revision that does not
@@ -245,8 +257,16 @@ func TestDiffBadBase(t *testing.T) {
 	// Run from inside the repository so that "main" is read as a path first.
 	t.Chdir(repo)
 	code, out, errOut := runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", "main")
-	if code != ExitError || out != "" || errOut != "bqgen diff: --against main: no such file or directory, but main is a git revision: did you mean git:main?\n" {
-		t.Errorf("--against main: exit %d %q %q", code, out, errOut)
+	for against, want := range map[string]string{
+		"main":               `--against "main": no such file or directory (--against takes a registry PATH or git:REF[:PATH]); main is a git revision: did you mean git:main?`,
+		"main:registry.yaml": `--against "main:registry.yaml": no such file or directory (--against takes a registry PATH or git:REF[:PATH]); main is a git revision: did you mean git:main:registry.yaml?`,
+		"nosuch":             `--against "nosuch": no such file or directory (--against takes a registry PATH or git:REF[:PATH])`,
+		"git:main:":          `--against "git:main:": the PATH after "main:" is empty: leave out the colon to compare -r's own place (git:main), or name the registry (git:main:registry.yaml; git:main:. for the repository root)`,
+	} {
+		code, out, errOut := runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", against)
+		if code != ExitError || out != "" || errOut != "bqgen diff: "+want+"\n" {
+			t.Errorf("--against %s: exit %d %q\n got %s\nwant %s", against, code, out, errOut, want)
+		}
 	}
 	code, _, errOut = runCommandDirect(t, d, "", "-r", "registry.yaml", "--against", "git:nope")
 	if code != ExitError || !strings.Contains(errOut, `"nope" is not a revision of the repository`) || !strings.Contains(errOut, "fetch-depth: 0") {
@@ -257,6 +277,11 @@ func TestDiffBadBase(t *testing.T) {
 	cmd := exec.Command("git", "clone", "-q", "--depth", "1", "--branch", "feature", "--single-branch", "file://"+repo, clone)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	code, out, errOut = runCommandDirect(t, d, "", "-r", filepath.Join(clone, "registry.yaml"), "--against", "main")
+	if want := "bqgen diff: --against \"main\": no such file or directory (--against takes a registry PATH or git:REF[:PATH]); " +
+		"if main is a git revision, this shallow clone does not have it: did you mean git:main? (then fetch it: actions/checkout needs `fetch-depth: 0`; elsewhere `git fetch origin main`)\n"; code != ExitError || out != "" || errOut != want {
+		t.Errorf("shallow --against main: exit %d %q\n got %s\nwant %s", code, out, errOut, want)
 	}
 	code, out, errOut = runCommandDirect(t, d, "", "-r", filepath.Join(clone, "registry.yaml"), "--against", "git:origin/main")
 	if code != ExitError || out != "" || !strings.Contains(errOut, `"origin/main" is not a revision of the repository`) ||
@@ -283,5 +308,24 @@ func TestDiffLinks(t *testing.T) {
 	want := "· [`" + nw + ":7:47`](https://github.example/acme/shop/blob/0123abc/reg/new.yaml#L7)"
 	if code != ExitFindings || !strings.Contains(out.String(), want) {
 		t.Errorf("exit %d, want 1 and %s in\n%s%s", code, want, out.String(), errOut.String())
+	}
+}
+
+// TestDiffJSONRejected: --format json on a rejected -r registry still writes a JSON
+// document to standard output: the diagnostics, as check --format json writes them.
+func TestDiffJSONRejected(t *testing.T) {
+	dir := t.TempDir()
+	old, nw := filepath.Join(dir, "old.yaml"), filepath.Join(dir, "new.yaml")
+	writeFile(t, old, diffOld)
+	writeFile(t, nw, diffBroken)
+	code, out, errOut := runCommandDirect(t, diffCommand(), "", "-r", nw, "--against", old, "--format", "json")
+	var diags []map[string]any
+	if err := json.Unmarshal([]byte(out), &diags); err != nil || code != ExitFindings || len(diags) == 0 ||
+		diags[0]["severity"] != "error" || diags[0]["file"] != nw || diags[0]["line"] != float64(6) || !strings.Contains(errOut, nw+":6:") {
+		t.Errorf("exit %d, %v\nstdout %s\nstderr %s", code, err, out, errOut)
+	}
+	_, checkOut, _ := runCommandDirect(t, checkCommand(), "", "-r", nw, "--format", "json")
+	if checkOut != out {
+		t.Errorf("diff --format json:\n%s\ncheck --format json:\n%s", out, checkOut)
 	}
 }

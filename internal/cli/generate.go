@@ -258,22 +258,28 @@ func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag, imp str
 // load reads a registry and prints its diagnostics. It returns the registry, or nil
 // and the exit code when it cannot be used.
 func load(e env, path, format string, opts ...registry.Option) (*model.Registry, int) {
+	reg, _, code := loadDiags(e, path, format, opts...)
+	return reg, code
+}
+
+// loadDiags is load that also returns the diagnostics it printed.
+func loadDiags(e env, path, format string, opts ...registry.Option) (*model.Registry, registry.Diagnostics, int) {
 	reg, diags, err := registry.Load(e.ctx, path, opts...)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(e.stderr, "bqgen: canceled")
-			return nil, ExitError
+			return nil, nil, ExitError
 		}
 		fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
-		return nil, ExitError
+		return nil, nil, ExitError
 	}
 	if len(diags) > 0 {
 		printDiagnostics(e.stderr, diags, format)
 	}
 	if diags.HasErrors() {
-		return nil, ExitFindings
+		return nil, diags, ExitFindings
 	}
-	return reg, ExitOK
+	return reg, diags, ExitOK
 }
 
 func checkCommand() *command {

@@ -7,6 +7,7 @@
 package diff
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/babelqueue/bqgen/internal/model"
+	"github.com/babelqueue/bqgen/registry"
 )
 
 // Finding is one classified change.
@@ -80,6 +82,8 @@ type Report struct {
 	TypeFix map[string]string
 	// Notes are report-level notices (the base had no registry, …), in the order made.
 	Notes []string
+	// typeFix holds TypeFix in parts (the Markdown report shortens long ones).
+	typeFix map[string]typeFixText
 }
 
 // Count returns how many findings have severity s.
@@ -99,7 +103,7 @@ func (r *Report) Breaking() bool { return r.Count(Breaking) > 0 }
 // Compare classifies every change from old to new under mode.
 func Compare(old, new *model.Registry, mode Mode) *Report {
 	c := &comparer{old: old, new: new, mode: mode,
-		rep:      &Report{Mode: mode, Mint: map[string]string{}, TypeFix: map[string]string{}},
+		rep:      &Report{Mode: mode, Mint: map[string]string{}, TypeFix: map[string]string{}, typeFix: map[string]typeFixText{}},
 		typeDone: map[string]bool{}, uses: map[string][]typeUse{}, successor: successors(new)}
 	renamed := urnRenames(old, new)
 	for _, om := range old.Messages {
@@ -239,6 +243,10 @@ type comparer struct {
 	uses map[string][]typeUse
 	// successor is successors(new).
 	successor map[string]string
+	// family maps a URN family (a URN without `.vN`) to its URNs in new, maxVersion to
+	// its highest version in old or new (successorOf fills both).
+	family     map[string][]string
+	maxVersion map[string]int
 	// stack holds the pairs of named types being compared, to stop on recursive types.
 	stack map[[2]*model.NamedType]bool
 	depth int
@@ -275,28 +283,59 @@ func (c *comparer) last() *Finding { return &c.rep.Findings[len(c.rep.Findings)-
 
 var versionSuffix = regexp.MustCompile(`^(.*)\.v([0-9]+)$`)
 
-// NextURN returns the URN to mint for an incompatible change of urn: `<urn>.v2`, or
-// `.v<n+1>` for `<base>.v<n>`, skipping URNs that already exist in regs.
+// NextURN returns the URN to mint for an incompatible change of urn: the next free
+// version of its family (urn without its `.vN` suffix), one above the highest version
+// any of regs holds: `<urn>.v2` when there is none, `.v4` for `a` when `a.v3` exists.
 func NextURN(urn string, regs ...*model.Registry) string {
-	base, n := urn, 1
-	if m := versionSuffix.FindStringSubmatch(urn); m != nil {
-		if v, err := strconv.Atoi(m[2]); err == nil {
-			base, n = m[1], v
+	base, n := urnFamily(urn)
+	for _, r := range regs {
+		if r == nil {
+			continue
 		}
-	}
-	for {
-		n++
-		cand := base + ".v" + strconv.Itoa(n)
-		taken := false
-		for _, r := range regs {
-			if r != nil && r.Message(cand) != nil {
-				taken = true
+		for _, m := range r.Messages {
+			if b, v := urnFamily(m.URN); b == base && v > n {
+				n = v
 			}
 		}
-		if !taken {
-			return cand
+	}
+	return base + ".v" + strconv.Itoa(n+1)
+}
+
+// urnFamily splits urn into its family (urn without a `.vN` suffix) and its version (1
+// without a suffix).
+func urnFamily(urn string) (string, int) {
+	if m := versionSuffix.FindStringSubmatch(urn); m != nil {
+		if v, err := strconv.Atoi(m[2]); err == nil {
+			return m[1], v
 		}
 	}
+	return urn, 1
+}
+
+// successorOf returns the URN to mint after urn and the URN it must name in
+// `supersedes:`: the predecessor BQ063 requires in the new registry, the highest
+// earlier version of the family, which is urn itself unless the family has later
+// versions that do not supersede it (`a` and `a.v2` without `supersedes:` → mint
+// `a.v3` superseding `a.v2`).
+func (c *comparer) successorOf(urn string) (next, pred string) {
+	if c.family == nil { // once: a type reaching thousands of URNs asks for each
+		c.family, c.maxVersion = map[string][]string{}, map[string]int{}
+		for _, r := range []*model.Registry{c.old, c.new} {
+			for _, m := range r.Messages {
+				b, v := urnFamily(m.URN)
+				c.maxVersion[b] = max(c.maxVersion[b], v)
+				if r == c.new {
+					c.family[b] = append(c.family[b], m.URN)
+				}
+			}
+		}
+	}
+	base, n := urnFamily(urn)
+	next = base + ".v" + strconv.Itoa(max(n, c.maxVersion[base])+1)
+	if pred = registry.Predecessor(next, c.family[base]); pred == "" {
+		pred = urn
+	}
+	return next, pred
 }
 
 // mint is the fix of a breaking change of the current URN, consistent along its
@@ -305,8 +344,12 @@ func NextURN(urn string, regs ...*model.Registry) string {
 func (c *comparer) mint() string {
 	h := c.head(c.urn)
 	if h == c.urn {
-		next := NextURN(c.urn, c.old, c.new)
-		return fmt.Sprintf("mint %s with this shape and `supersedes: %s`, deprecate %s and keep its old shape until its consumers have moved", next, c.urn, c.urn)
+		next, pred := c.successorOf(c.urn)
+		also := ""
+		if pred != c.urn {
+			also = " and " + pred
+		}
+		return fmt.Sprintf("mint %s with this shape and `supersedes: %s`, deprecate %s%s and keep its old shape until its consumers have moved", next, pred, c.urn, also)
 	}
 	return fmt.Sprintf("keep the old shape of %s: it is superseded by %s, and its consumers read the old shape until they have moved; %s",
 		c.urn, h, c.newShapeIn(h, "this shape"))
@@ -318,7 +361,8 @@ func (c *comparer) newShapeIn(h, what string) string {
 	if c.old.Message(h) == nil {
 		return fmt.Sprintf("put %s in %s, which this change adds", what, h)
 	}
-	return fmt.Sprintf("put %s in %s, minted with `supersedes: %s`", what, NextURN(h, c.old, c.new), h)
+	next, pred := c.successorOf(h)
+	return fmt.Sprintf("put %s in %s, minted with `supersedes: %s`", what, next, pred)
 }
 
 func deprecationText(d *model.Deprecation) string {
@@ -433,8 +477,7 @@ func gdprOf(s *model.Schema) string {
 func examplesOf(s *model.Schema) string {
 	for ; s != nil; s = refTarget(s) {
 		if s.Examples != nil {
-			b, _ := json.Marshal(s.Examples)
-			return string(b)
+			return jsonText(s.Examples)
 		}
 	}
 	return ""
@@ -709,12 +752,20 @@ func (c *comparer) text(path string, rn *model.Schema, key, o, n string) {
 
 func enumKey(v any) string { return fmt.Sprintf("%T:%v", v, v) }
 
-func enumText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+func enumText(v any) string { return jsonText(v) }
+
+// jsonText is v as compact JSON, written as in the registry: `&`, `<` and `>` are not
+// escaped (encoding/json's HTML escaping would show "R&D" as "R\u0026D"); each output
+// format escapes for its own medium (the Markdown one through internal/mdtext). A value
+// JSON cannot encode is shown with fmt's %v.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func enumList(vs []any) string {
@@ -1069,8 +1120,7 @@ func (c *comparer) useAnnotations(path string, o, n *model.Schema, r role, at mo
 		if s.Examples == nil {
 			return ""
 		}
-		b, _ := json.Marshal(s.Examples)
-		return string(b)
+		return jsonText(s.Examples)
 	}
 	goName := func(s *model.Schema) string {
 		if s.GoName == "" {
@@ -1195,11 +1245,29 @@ func (c *comparer) typeFix(name string, uses []Use) string {
 	for _, h := range heads {
 		where = append(where, c.newShapeIn(h, "it"))
 	}
-	fix := fmt.Sprintf("leave %s as it was for the URNs it reaches and give the new shape a new named type, %s", name, nt)
-	if len(where) > 0 {
-		fix += ", used in a new version of each URN that needs it: " + strings.Join(where, "; ")
+	fix := typeFixText{fmt.Sprintf("leave %s as it was for the URNs it reaches and give the new shape a new named type, %s", name, nt), where}
+	c.rep.typeFix[name] = fix
+	return fix.String(len(where))
+}
+
+// typeFixText is a named type's fix in parts, so that the Markdown report can list
+// some of its places: Lead, then "used in a new version of each URN that needs it: "
+// and Where, one entry per supersedes chain.
+type typeFixText struct {
+	Lead  string
+	Where []string
+}
+
+// String is the fix with the first n entries of Where, counting the others.
+func (t typeFixText) String(n int) string {
+	if len(t.Where) == 0 {
+		return t.Lead
 	}
-	return fix
+	where := t.Where
+	if n < len(where) {
+		where = append(where[:n:n], fmt.Sprintf("and %d more (`bqgen diff --format text` lists them all)", len(t.Where)-n))
+	}
+	return t.Lead + ", used in a new version of each URN that needs it: " + strings.Join(where, "; ")
 }
 
 // nextTypeName returns `<name>V2` (or the next free `V<n>`) for a new named type.

@@ -501,6 +501,13 @@ func TestGitHubLinks(t *testing.T) {
 	if GitHubLinks("", "acme/shop", "abc", root) != nil {
 		t.Error("links without a server")
 	}
+	// GITHUB_REPOSITORY not of the shape owner/name: no links rather than its text in
+	// a Markdown link.
+	for _, repo := range []string{"acme/shop) [x](http://evil", "acme/shop/x", "acme", "ac me/shop", "../shop", "acme/.."} {
+		if GitHubLinks("https://github.com", repo, "abc", root) != nil {
+			t.Errorf("links with repository %q", repo)
+		}
+	}
 }
 
 // TestRenameHints: a removed and an added property with equal schemas, and a removed
@@ -567,7 +574,156 @@ func TestMarkdownCap(t *testing.T) {
 	}
 	s := md.String()
 	if !strings.Contains(s, "<details><summary>150 URNs without breaking changes</summary>") || strings.Count(s, "##### `urn:babel:alpha:") != 100 ||
-		!strings.Contains(s, "- and 50 more: run `bqgen diff` for the full list\n\n</details>") {
+		!strings.Contains(s, "- and 50 more: `bqgen diff --format text` (or `--format json`) lists them all\n\n</details>") {
 		t.Errorf("markdown:\n%s", s)
+	}
+}
+
+// loadYAML loads one registry file; it fails the test on a rejected registry.
+func loadYAML(t testing.TB, name, src string) *model.Registry {
+	t.Helper()
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{name: []byte(src)})
+	if err != nil || diags.HasErrors() {
+		t.Fatal(err, diags)
+	}
+	return reg
+}
+
+// TestRemedyPredecessor: with urn:babel:a:two and urn:babel:a:two.v2 (which does not
+// supersede two), a breaking change of two (in a named type, or of its own) mints
+// two.v3 superseding two.v2, the predecessor BQ063 requires, not two.
+func TestRemedyPredecessor(t *testing.T) {
+	reg := func(maxLen, own int) string {
+		return fmt.Sprintf("version: 1\ntypes:\n  T: {type: string, maxLength: %d}\nmessages:\n"+
+			"  urn:babel:a:two:\n    data: {properties: {t: {type: T}, n: {type: integer, maximum: %d}}}\n"+
+			"  urn:babel:a:two.v2:\n    data: {properties: {x: {type: string}}}\n", maxLen, own)
+	}
+	rep := Compare(loadYAML(t, "o.yaml", reg(100, 9)), loadYAML(t, "n.yaml", reg(50, 5)), Backward)
+	if got, want := rep.TypeFix["T"], "leave T as it was for the URNs it reaches and give the new shape a new named type, TV2, used in a new version of each URN that needs it: "+
+		"put it in urn:babel:a:two.v3, minted with `supersedes: urn:babel:a:two.v2`"; got != want {
+		t.Errorf("type fix\n got %s\nwant %s", got, want)
+	}
+	if got, want := rep.Mint["urn:babel:a:two"], "mint urn:babel:a:two.v3 with this shape and `supersedes: urn:babel:a:two.v2`, "+
+		"deprecate urn:babel:a:two and urn:babel:a:two.v2 and keep its old shape until its consumers have moved"; got != want {
+		t.Errorf("mint\n got %s\nwant %s", got, want)
+	}
+	// The remedy followed: BQ063 has nothing to say about the minted URN (two.v2 has its
+	// own, older BQ063).
+	fixed := reg(100, 9) + "  urn:babel:a:two.v3:\n    supersedes: urn:babel:a:two.v2\n    data: {properties: {t: {type: string, maxLength: 50}}}\n"
+	_, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"f.yaml": []byte(fixed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diags {
+		if d.Rule == registry.RuleSupersedesPredecessor && strings.Contains(d.Message, "two.v3") {
+			t.Errorf("BQ063 after the remedy: %v", d)
+		}
+	}
+	if got := NextURN("urn:babel:a:b", &model.Registry{Messages: []*model.Message{{URN: "urn:babel:a:b.v3"}}}); got != "urn:babel:a:b.v4" {
+		t.Errorf("NextURN past the highest version: %s", got)
+	}
+}
+
+// TestValuesAsWritten: enum values and examples holding &, < and > are shown as
+// written in every format (not "R\u0026D"); the Markdown shows them in code spans.
+func TestValuesAsWritten(t *testing.T) {
+	reg := func(enum string) *model.Registry {
+		return loadYAML(t, "r.yaml", "version: 1\nmessages:\n  urn:babel:a:b:\n    data: {properties: {d: {type: string, enum: "+enum+"}}}\n")
+	}
+	rep := Compare(reg(`["R&D", "<none>"]`), reg(`["R&D", "a>b"]`), Backward)
+	for _, format := range Formats {
+		var b bytes.Buffer
+		if err := rep.Write(&b, format, Labels{}); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		if format == "json" {
+			s = strings.ReplaceAll(s, `\"`, `"`) // the values are JSON text in JSON strings
+		}
+		if strings.Contains(s, `\u00`) || !strings.Contains(s, `"<none>"`) || !strings.Contains(s, `"a>b"`) {
+			t.Errorf("%s:\n%s", format, s)
+		}
+		if format == "markdown" && !strings.Contains(s, "`\"<none>\"`") {
+			t.Errorf("markdown: the value is not in a code span:\n%s", s)
+		}
+	}
+}
+
+// TestMarkdownLimit: the Markdown report of a large change fits MarkdownLimit (a
+// pull-request comment holds 65,536 characters), keeps breaking changes first, counts
+// truly what it folds and says what it left out: a first pull request of 2,000 URNs in
+// 20 contexts, a named type reaching 10,000 URNs in 300 contexts, 400 URNs with a
+// breaking change each.
+func TestMarkdownLimit(t *testing.T) {
+	first := func() (old, new *model.Registry) {
+		var b strings.Builder
+		b.WriteString("version: 1\nmessages:\n")
+		for i := 0; i < 2000; i++ {
+			fmt.Fprintf(&b, "  urn:babel:ctx%d:event%d.happened:\n    data: {properties: {s: {type: string}}}\n", i%20, i)
+		}
+		return &model.Registry{Version: 1}, loadYAML(t, "r.yaml", b.String())
+	}
+	shared := func() (old, new *model.Registry) {
+		reg := func(maxLen int) *model.Registry {
+			var b strings.Builder
+			fmt.Fprintf(&b, "version: 1\ntypes:\n  T: {type: object, properties: {s: {type: string, maxLength: %d}}}\nmessages:\n", maxLen)
+			for i := 0; i < 10000; i++ {
+				fmt.Fprintf(&b, "  urn:babel:ctx%d:event%d.happened:\n    data: {properties: {t: {type: T}}}\n", i%300, i)
+			}
+			return loadYAML(t, "r.yaml", b.String())
+		}
+		return reg(100), reg(50)
+	}
+	inline := func() (old, new *model.Registry) {
+		reg := func(max int) *model.Registry {
+			var b strings.Builder
+			b.WriteString("version: 1\nmessages:\n")
+			for i := 0; i < 400; i++ {
+				fmt.Fprintf(&b, "  urn:babel:ctx%d:event%d.happened:\n    data: {properties: {n: {type: integer, maximum: %d}}}\n", i%7, i, max)
+			}
+			return loadYAML(t, "r.yaml", b.String())
+		}
+		return reg(9), reg(5)
+	}
+	for _, c := range []struct {
+		name  string
+		regs  func() (old, new *model.Registry)
+		wants []string
+	}{
+		{"first pull request", first, []string{"### bqgen diff: no breaking changes (backward mode)", "| 2000 | 0 | 0 | 0 |",
+			"<details><summary>100 URNs without breaking changes</summary>", "> **Shortened** to fit a pull-request comment"}},
+		{"shared type", shared, []string{"### bqgen diff: 1 breaking change (backward mode)", "<details><summary>Reaches 10000 URNs</summary>",
+			"#### Bounded context `ctx0` — 34 URNs\n\n<details><summary>34 URNs changed only through named types</summary>\n\n- and 34 more: `bqgen diff --format text` (or `--format json`) lists them all",
+			"- `urn:babel:ctx0:event2100.happened` at `$.t`\n- and 9995 more: `bqgen diff --format text`",
+			"put it in urn:babel:ctx0:event0.happened.v2, minted with `supersedes: urn:babel:ctx0:event0.happened`"}},
+		{"inline", inline, []string{"### bqgen diff: 400 breaking changes (backward mode)", "more URNs with breaking changes: `bqgen diff --format text`"}},
+	} {
+		old, new := c.regs()
+		var md bytes.Buffer
+		if err := Compare(old, new, Backward).WriteMarkdown(&md, Labels{Old: "git:main", New: "r.yaml"}); err != nil {
+			t.Fatal(err)
+		}
+		s := md.String()
+		if len(s) > MarkdownLimit || strings.Count(s, "<details>") != strings.Count(s, "</details>") || !strings.HasSuffix(s, "Rules: docs/diff.md.</sub>\n") {
+			t.Errorf("%s: %d bytes (limit %d), %d <details>, %d </details>", c.name, len(s), MarkdownLimit, strings.Count(s, "<details>"), strings.Count(s, "</details>"))
+		}
+		for _, w := range c.wants {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s: no %q in\n%.3000s", c.name, w, s)
+			}
+		}
+		if c.name == "shared type" && strings.Contains(s, "Reaches 100 URNs") {
+			t.Errorf("shared type: the summary counts the listed uses, not all")
+		}
+	}
+}
+
+// TestMarkdownLimitLastResort: a report whose fixed parts alone exceed MarkdownLimit
+// (here a note) is cut at a line and says so.
+func TestMarkdownLimitLastResort(t *testing.T) {
+	out, err := fitMarkdown(markdownData{Mode: Backward, Notes: []string{strings.Repeat("long note ", 5000), strings.Repeat("another ", 5000)}})
+	tail := "\n\n**This report is cut here to fit a pull-request comment:** `bqgen diff --format text` (or `--format json`) lists every finding.\n"
+	if err != nil || len(out) > MarkdownLimit || !strings.HasSuffix(out, tail) || !strings.HasPrefix(out, "### bqgen diff: no breaking changes (backward mode)\n") {
+		t.Errorf("%v: %d bytes: %.300s … %s", err, len(out), out, out[max(len(out)-300, 0):])
 	}
 }

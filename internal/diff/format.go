@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -251,22 +253,48 @@ type markdownData struct {
 	Old, New                          string
 	Added, Removed, Changed, Breaking int
 	Notes                             []string
-	// Types are the named types with findings, breaking ones first, then by name.
-	Types []markdownSection
+	// Types are the named types with findings, breaking ones first, then by name;
+	// TypesMore counts those left out to fit MarkdownLimit.
+	Types     []markdownSection
+	TypesMore int
 	// Contexts are the bounded contexts with findings, those with breaking changes
-	// first, then by name.
-	Contexts []markdownContext
+	// first, then by name; ContextsMore counts those left out, with their URNs
+	// (ContextsMoreURNs).
+	Contexts                       []markdownContext
+	ContextsMore, ContextsMoreURNs int
+	// Short is set when anything was left out to fit MarkdownLimit, which Limit
+	// writes with thousands separators.
+	Short bool
+	Limit string
 }
 
-// maxListed is how many URNs a folded list of a Markdown report shows before it counts
-// the rest, so that a report of thousands of URNs (a registry's first pull request)
-// still fits in a pull-request comment.
-const maxListed = 100
+// MarkdownLimit is the most bytes WriteMarkdown writes (so at most as many
+// characters): below GitHub's 65,536 characters of a pull-request comment, with room
+// for a marker line, and far below the 1 MiB of a job summary. A report that would be
+// longer lists fewer entries per list, then fewer bounded contexts and named types,
+// breaking ones first, and says how many it left out (docs/diff.md, "markdown").
+const MarkdownLimit = 60000
+
+// mdLimits bound the lists of a Markdown report.
+type mdLimits struct {
+	listed   int // entries of a folded list (URNs without breaking changes or changed only through named types, in one context; a type's uses; a fix's places)
+	findings int // findings of one kind (breaking, other) in one section
+	loud     int // URNs with breaking changes of their own in one context
+}
+
+// mdLevels are tried in order until the report fits MarkdownLimit; then the contexts
+// and named types of the last are cut.
+var mdLevels = []mdLimits{
+	{listed: 100, findings: math.MaxInt, loud: math.MaxInt},
+	{listed: 20, findings: 20, loud: 50},
+	{listed: 5, findings: 5, loud: 10},
+	{listed: 0, findings: 1, loud: 2},
+}
 
 // markdownContext is one bounded context: its URNs with breaking findings of their own
 // (Loud), the URNs changed only through named types (ViaOnly), then the others
-// (Quiet); each list by URN, the last two folded when longer than foldAfter and cut
-// after maxListed (More counts what was cut).
+// (Quiet); each list by URN, the last two folded when longer than foldAfter; the More
+// fields count the entries left out, the Total fields all of them.
 type markdownContext struct {
 	Name                 string
 	Breaking             int
@@ -274,16 +302,11 @@ type markdownContext struct {
 	Loud, ViaOnly, Quiet []markdownSection
 	FoldViaOnly          bool
 	FoldQuiet            bool
+	LoudMore             int
 	ViaOnlyMore          int
 	QuietMore            int
-}
-
-// cut returns the first maxListed sections and how many it left out.
-func cut(l []markdownSection) ([]markdownSection, int) {
-	if len(l) <= maxListed {
-		return l, 0
-	}
-	return l[:maxListed], len(l) - maxListed
+	ViaOnlyTotal         int
+	QuietTotal           int
 }
 
 // markdownSection is one URN or one named type: its fix, its breaking findings, and
@@ -293,15 +316,71 @@ type markdownSection struct {
 	Status   string // added, removed, changed; "" for a type
 	Breaking int
 	// Fix is the advice for all the breaking findings of the section.
-	Fix string
+	Fix     string
+	typeFix *typeFixText // a type's Fix in parts
 	// Via lists the named types with findings that this URN uses.
 	Via              []markdownVia
 	Findings, Others []markdownFinding
+	FindingsMore     int // breaking findings left out
+	OthersMore       int // other findings left out
+	OthersTotal      int
 	FoldOthers       bool
 	// Reaches are a type's uses; FoldReaches folds them.
-	Reaches     []Use
-	FoldReaches bool
-	ReachesMore int // uses not listed (beyond maxListed)
+	Reaches      []Use
+	FoldReaches  bool
+	ReachesMore  int // uses left out
+	ReachesTotal int
+}
+
+// limit returns the first n of l and how many it left out.
+func limit[T any](l []T, n int) ([]T, int) {
+	if len(l) <= n {
+		return l, 0
+	}
+	return l[:n], len(l) - n
+}
+
+// cut returns s with its lists bounded by lim.
+func (s markdownSection) cut(lim mdLimits) markdownSection {
+	s.OthersTotal, s.ReachesTotal = len(s.Others), len(s.Reaches)
+	s.Findings, s.FindingsMore = limit(s.Findings, lim.findings)
+	s.Others, s.OthersMore = limit(s.Others, lim.findings)
+	if s.FoldReaches { // an unfolded list has foldAfter entries at most: kept whole
+		s.Reaches, s.ReachesMore = limit(s.Reaches, max(lim.listed, foldAfter))
+	}
+	if s.typeFix != nil {
+		s.Fix = s.typeFix.String(max(lim.listed, foldAfter))
+	}
+	return s
+}
+
+// cut returns c with its lists bounded by lim.
+func (c markdownContext) cut(lim mdLimits) markdownContext {
+	c.ViaOnlyTotal, c.QuietTotal = len(c.ViaOnly), len(c.Quiet)
+	c.Loud, c.LoudMore = cutAll(c.Loud, lim.loud, lim)
+	// An unfolded list has foldAfter entries at most: kept whole.
+	c.ViaOnly, c.ViaOnlyMore = cutAll(c.ViaOnly, unlessUnfolded(c.FoldViaOnly, lim.listed), lim)
+	c.Quiet, c.QuietMore = cutAll(c.Quiet, unlessUnfolded(c.FoldQuiet, lim.listed), lim)
+	return c
+}
+
+// unlessUnfolded is n for a folded list, else no limit.
+func unlessUnfolded(folded bool, n int) int {
+	if folded {
+		return n
+	}
+	return math.MaxInt
+}
+
+// cutAll returns the first n sections of l, each cut by lim (a new slice: l is left
+// as it is for the next try), and how many it left out.
+func cutAll(l []markdownSection, n int, lim mdLimits) ([]markdownSection, int) {
+	l, more := limit(l, n)
+	out := make([]markdownSection, len(l))
+	for i, sec := range l {
+		out[i] = sec.cut(lim)
+	}
+	return out, more
 }
 
 type markdownVia struct {
@@ -345,9 +424,11 @@ func (f markdownFinding) Where() string {
 // line in commit sha of repository repo on server (GITHUB_SERVER_URL,
 // GITHUB_REPOSITORY, GITHUB_SHA): `<server>/<repo>/blob/<sha>/<path>#L<line>`, with
 // the file's path taken relative to root (the checkout, GITHUB_WORKSPACE). A position
-// outside root gives "". It returns nil when server, repo or sha is empty.
+// outside root gives "". It returns nil when server, repo or sha is empty, or repo is
+// not of the shape `owner/name` (see repoShape), so that nothing of
+// the environment can close the link or add Markdown of its own.
 func GitHubLinks(server, repo, sha, root string) func(model.Pos) string {
-	if server == "" || repo == "" || sha == "" {
+	if server == "" || sha == "" || !repoShape.MatchString(repo) || strings.HasSuffix(repo, "/.") || strings.HasSuffix(repo, "/..") {
 		return nil
 	}
 	if abs, err := filepath.Abs(root); err == nil {
@@ -380,6 +461,10 @@ func GitHubLinks(server, repo, sha, root string) func(model.Pos) string {
 	}
 }
 
+// repoShape is GITHUB_REPOSITORY's shape, `owner/name`: GitHub's owner names are
+// letters, digits and `-`; repository names also `_` and `.`, but not `.` or `..`.
+var repoShape = regexp.MustCompile(`^[A-Za-z0-9-]+/[A-Za-z0-9_.-]+$`)
+
 // WriteMarkdown renders the pull-request comment: a summary table and the notes; the
 // named types with findings (each once, with the URNs it reaches); then per bounded
 // context its URNs, those with breaking changes first, each with its fix, its breaking
@@ -410,6 +495,9 @@ func (r *Report) WriteMarkdown(w io.Writer, l Labels) error {
 		if f.Type != "" {
 			if sec = types[f.Type]; sec == nil {
 				sec = &markdownSection{Name: f.Type, Fix: r.TypeFix[f.Type], Reaches: f.Reaches, FoldReaches: len(f.Reaches) > foldAfter}
+				if tf, ok := r.typeFix[f.Type]; ok {
+					sec.typeFix = &tf
+				}
 				types[f.Type] = sec
 				typeOrder = append(typeOrder, f.Type)
 			}
@@ -446,9 +534,6 @@ func (r *Report) WriteMarkdown(w io.Writer, l Labels) error {
 	for _, name := range typeOrder {
 		t := types[name]
 		t.FoldOthers = len(t.Others) > foldAfter
-		if len(t.Reaches) > maxListed {
-			t.Reaches, t.ReachesMore = t.Reaches[:maxListed], len(t.Reaches)-maxListed
-		}
 		d.Types = append(d.Types, *t)
 	}
 	sort.SliceStable(d.Types, func(i, j int) bool { return (d.Types[i].Breaking > 0) && d.Types[j].Breaking == 0 })
@@ -491,17 +576,71 @@ func (r *Report) WriteMarkdown(w io.Writer, l Labels) error {
 		}
 		ctx.FoldViaOnly = len(ctx.ViaOnly) > foldAfter
 		ctx.FoldQuiet = len(ctx.Quiet) > foldAfter
-		ctx.ViaOnly, ctx.ViaOnlyMore = cut(ctx.ViaOnly)
-		ctx.Quiet, ctx.QuietMore = cut(ctx.Quiet)
 		d.Contexts = append(d.Contexts, *ctx)
 	}
 	sort.SliceStable(d.Contexts, func(i, j int) bool {
 		return breaking[d.Contexts[i].Name] && !breaking[d.Contexts[j].Name]
 	})
-	var b strings.Builder
-	if err := mdTemplate.Execute(&b, d); err != nil {
+	out, err := fitMarkdown(d)
+	if err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, out)
 	return err
+}
+
+// fitMarkdown renders d within MarkdownLimit: with the lists of each of mdLevels in
+// turn; then with the last level and as many bounded contexts, then named types, as fit
+// (the breaking ones come first); at worst cut at a line with a last line that says so.
+func fitMarkdown(full markdownData) (string, error) {
+	render := func(lim mdLimits, types, contexts int) (string, error) {
+		d := full
+		var typesMore, ctxMore int
+		d.Types, typesMore = limit(full.Types, types)
+		d.Types = append([]markdownSection(nil), d.Types...)
+		for i := range d.Types {
+			d.Types[i] = d.Types[i].cut(lim)
+		}
+		d.TypesMore = typesMore
+		d.Contexts, ctxMore = limit(full.Contexts, contexts)
+		d.Contexts = append([]markdownContext(nil), d.Contexts...)
+		for i := range d.Contexts {
+			d.Contexts[i] = d.Contexts[i].cut(lim)
+		}
+		d.ContextsMore, d.ContextsMoreURNs = ctxMore, 0
+		for _, c := range full.Contexts[len(d.Contexts):] {
+			d.ContextsMoreURNs += c.Count
+		}
+		d.Short = lim != mdLevels[0] || typesMore > 0 || ctxMore > 0
+		d.Limit = fmt.Sprintf("%d,%03d", MarkdownLimit/1000, MarkdownLimit%1000)
+		var b strings.Builder
+		err := mdTemplate.Execute(&b, d)
+		return b.String(), err
+	}
+	nt, nc := len(full.Types), len(full.Contexts)
+	for _, lim := range mdLevels {
+		out, err := render(lim, nt, nc)
+		if err != nil || len(out) <= MarkdownLimit {
+			return out, err
+		}
+	}
+	lim := mdLevels[len(mdLevels)-1]
+	fits := func(types, contexts int) bool {
+		out, err := render(lim, types, contexts)
+		return err == nil && len(out) <= MarkdownLimit
+	}
+	// The most contexts that fit with every type, else the most types with no context.
+	if k := sort.Search(nc+1, func(k int) bool { return !fits(nt, k) }) - 1; k >= 0 {
+		return render(lim, nt, k)
+	}
+	if k := sort.Search(nt+1, func(k int) bool { return !fits(k, 0) }) - 1; k >= 0 {
+		return render(lim, k, 0)
+	}
+	out, err := render(lim, 0, 0)
+	if err != nil {
+		return "", err
+	}
+	tail := "\n\n**This report is cut here to fit a pull-request comment:** `bqgen diff --format text` (or `--format json`) lists every finding.\n"
+	cutAt := strings.LastIndexByte(out[:MarkdownLimit-len(tail)], '\n')
+	return out[:max(cutAt, 0)] + tail, nil
 }

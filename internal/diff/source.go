@@ -44,8 +44,8 @@ type Base struct {
 func LoadAgainst(ctx context.Context, against, newPath string, opts ...registry.Option) (*Base, error) {
 	spec, ok := strings.CutPrefix(against, "git:")
 	if !ok {
-		if _, err := os.Stat(against); err != nil && errors.Is(err, os.ErrNotExist) && isRevision(ctx, against, newPath) {
-			return nil, fmt.Errorf("--against %s: no such file or directory, but %s is a git revision: did you mean git:%s?", against, against, against)
+		if _, err := os.Stat(against); err != nil && errors.Is(err, os.ErrNotExist) {
+			return nil, missingPath(ctx, against, newPath)
 		}
 		reg, diags, err := registry.Load(ctx, against, opts...)
 		if err != nil {
@@ -65,6 +65,38 @@ func LoadAgainst(ctx context.Context, against, newPath string, opts ...registry.
 		return nil, err
 	}
 	return &Base{Registry: reg, Diags: diags}, nil
+}
+
+// missingPath is the error of an --against PATH that does not exist: it quotes the
+// path and, when the path (or its part before a colon, `main:registry.yaml`) names a git
+// revision, suggests the git: form; in a shallow clone, where the revision may not have
+// been fetched, a name git accepts as a branch gets the same suggestion with how to
+// fetch it.
+func missingPath(ctx context.Context, against, newPath string) error {
+	msg := fmt.Sprintf("--against %q: no such file or directory (--against takes a registry PATH or git:REF[:PATH])", against)
+	ref, _, _ := strings.Cut(against, ":")
+	switch {
+	case isRevision(ctx, ref, newPath):
+		return fmt.Errorf("%s; %s is a git revision: did you mean git:%s?", msg, ref, against)
+	case maybeUnfetched(ctx, ref, newPath):
+		return fmt.Errorf("%s; if %s is a git revision, this shallow clone does not have it: did you mean git:%s? "+
+			"(then fetch it: actions/checkout needs `fetch-depth: 0`; elsewhere `git fetch origin %s`)", msg, ref, against, ref)
+	}
+	return errors.New(msg)
+}
+
+// maybeUnfetched reports whether the repository that holds newPath is a shallow clone
+// and name is a valid branch name, so name may be a revision not fetched.
+func maybeUnfetched(ctx context.Context, name, newPath string) bool {
+	if name == "" || strings.HasPrefix(name, "-") {
+		return false
+	}
+	out, err := git(ctx, repoDir(newPath), "rev-parse", "--is-shallow-repository")
+	if err != nil || strings.TrimSpace(string(out)) != "true" {
+		return false
+	}
+	_, err = git(ctx, repoDir(newPath), "check-ref-format", "--allow-onelevel", "refs/heads/"+name)
+	return err == nil
 }
 
 // isRevision reports whether name is a commit of the git repository that holds newPath.
@@ -92,6 +124,10 @@ func gitFiles(ctx context.Context, spec, newPath string) (files map[string][]byt
 	ref, rel, hasPath := strings.Cut(spec, ":")
 	if ref == "" {
 		return nil, "", errors.New("--against git:REF[:PATH] needs a REF (a branch, tag or commit, e.g. git:origin/main)")
+	}
+	if hasPath && rel == "" {
+		return nil, "", fmt.Errorf("--against %q: the PATH after %q is empty: leave out the colon to compare -r's own place (git:%s), "+
+			"or name the registry (git:%s:registry.yaml; git:%s:. for the repository root)", "git:"+spec, ref+":", ref, ref, ref)
 	}
 	if strings.HasPrefix(ref, "-") {
 		return nil, "", fmt.Errorf("--against: %q is not a git revision", ref)
@@ -154,6 +190,9 @@ func gitFiles(ctx context.Context, spec, newPath string) (files map[string][]byt
 			files[ref+":"+name] = b
 		}
 		if len(files) == 0 {
+			if !hasPath { // a directory that holds no registry yet: like no directory
+				return nil, fmt.Sprintf("the base (git:%s) has no registry at %s (no *.yaml or *.yml files there): every URN is reported as added", ref, rel), nil
+			}
 			return nil, "", fmt.Errorf("--against git:%s: no *.yaml or *.yml files under %s at %s", spec, rel, ref)
 		}
 	default:
