@@ -1,0 +1,274 @@
+package validate
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"strconv"
+
+	js "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
+	"github.com/babelqueue/bqgen/internal/model"
+)
+
+// The ranks of the problems at one path, in the catalogue's order (bqrt's
+// problems.go): only the first is reported, as the generated code reports it.
+const (
+	rankType = iota
+	rankLength
+	rankFormat
+	rankEnum
+	rankPattern
+	rankOther
+)
+
+// ranked is one problem with its rank among those at its path.
+type ranked struct {
+	Problem
+	rank int
+	// unique: a uniqueItems problem, which the generated code does not report when an
+	// item has a problem of rankType (it did not decode)
+	unique bool
+}
+
+// node is what the registry says about the value at one instance location: its
+// schema (resolved, nil when the location leaves the schema), the money value it is
+// a part of ("amount" or "currency", else ""), and its value.
+type node struct {
+	schema *model.Schema
+	part   string
+	value  any
+	// lit is a number's literal as written (abbreviated), exact its exact value in the
+	// shortest notation (numbers.value); "" for a value that is not a number.
+	lit, exact string
+}
+
+// leafProblems turns one leaf error of jsonschema/v6 about the value at n (at path)
+// into the problems the generated code reports there, worded by the catalogue (bqrt's
+// Problem functions); got is the number as written when the value is one. A
+// required or unknown key is a problem at the key's own path (child gives it). No
+// problem is returned for an error the generated code has no counterpart for at this
+// path (the null branch of a nullable reference).
+func leafProblems(e *js.ValidationError, n node, path string, child func(key string) string) []ranked {
+	got := n.exact
+	one := func(rank int, msg string) []ranked {
+		return []ranked{{Problem: Problem{Path: path, Kind: InvalidData, Message: msg}, rank: rank}}
+	}
+	if _, isNum := n.value.(json.Number); isNum && integerLike(n) && !fitsInt(n) {
+		return one(rankType, intProblem(n)) // the generated code does not decode it
+	}
+	s, _ := n.value.(string)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Type:
+		if len(k.Want) == 1 && k.Want[0] == "null" {
+			return nil // the null branch of a nullable reference: the other says why
+		}
+		if _, isNum := n.value.(json.Number); isNum && integerLike(n) {
+			return one(rankType, intProblem(n))
+		}
+		return one(rankType, bqrt.ProblemMismatch(wantKind(n, k.Want), jsonKind(n.value)))
+	case *kind.Required:
+		out := make([]ranked, len(k.Missing))
+		for i, key := range k.Missing {
+			out[i] = ranked{Problem: Problem{Path: child(key), Kind: InvalidData, Message: bqrt.ProblemRequired}}
+		}
+		return out
+	case *kind.AdditionalProperties:
+		out := make([]ranked, len(k.Properties))
+		for i, key := range k.Properties {
+			out[i] = ranked{Problem: Problem{Path: child(key), Kind: InvalidData, Message: bqrt.ProblemAdditional}}
+		}
+		return out
+	case *kind.MinLength:
+		return one(rankLength, bqrt.ProblemLength(k.Got, k.Want, -1))
+	case *kind.MaxLength:
+		return one(rankLength, bqrt.ProblemLength(k.Got, -1, k.Want))
+	case *kind.Format, *kind.Pattern, *kind.Not:
+		return one(stringProblem(n, s))
+	case *kind.Enum:
+		return one(rankEnum, bqrt.ProblemEnum(valueText(n.value, got), enumTexts(n.schema)))
+	case *kind.Minimum:
+		return one(boundProblem(n, got, k.Want, true, false))
+	case *kind.ExclusiveMinimum:
+		return one(boundProblem(n, got, k.Want, true, true))
+	case *kind.Maximum:
+		return one(boundProblem(n, got, k.Want, false, false))
+	case *kind.ExclusiveMaximum:
+		return one(boundProblem(n, got, k.Want, false, true))
+	case *kind.MinItems:
+		return one(rankLength, bqrt.ProblemItems(k.Got, k.Want, -1))
+	case *kind.MaxItems:
+		return one(rankLength, bqrt.ProblemItems(k.Got, -1, k.Want))
+	case *kind.UniqueItems:
+		r := one(rankFormat, bqrt.ProblemUnique(k.Duplicates[0], k.Duplicates[1]))
+		r[0].unique = true
+		return r
+	case *kind.FalseSchema:
+		return one(rankType, "not allowed")
+	}
+	out := e.BasicOutput()
+	if out.Error != nil {
+		return one(rankOther, out.Error.String())
+	}
+	return one(rankOther, "breaks its schema")
+}
+
+// integerLike reports whether the value at n must be an integer (an integer, a
+// timestamp, the amount of money).
+func integerLike(n node) bool {
+	if n.part == "amount" {
+		return true
+	}
+	return n.schema != nil && (n.schema.Kind == model.Integer && n.schema.Encoding == "" || n.schema.Kind == model.Timestamp)
+}
+
+// fitsInt reports whether the number at n (which must be an integer) is one within
+// the range of its Go type (int64, or int32 for IntFormat int32).
+func fitsInt(n node) bool {
+	i, verdict := bqrt.ExactInt64(n.lit)
+	return verdict == bqrt.IntOK && (n.schema == nil || n.schema.IntFormat != "int32" || i == int64(int32(i)))
+}
+
+// intProblem is the problem of the number got where an integer is required: not an
+// integer, or beyond the range of its Go type.
+func intProblem(n node) string {
+	got := n.lit
+	typ := "int64"
+	if n.schema != nil && n.schema.IntFormat == "int32" {
+		typ = "int32"
+	}
+	if i, verdict := bqrt.ExactInt64(got); verdict == bqrt.IntOutOfRange || verdict == bqrt.IntOK && typ == "int32" && i != int64(int32(i)) {
+		return bqrt.ProblemIntRange(got, typ)
+	}
+	return bqrt.ProblemNotInteger(got)
+}
+
+// wantKind names the JSON type the value at n must have, as the generated code names
+// it; want is the schema's list (null left out) when the registry does not say.
+func wantKind(n node, want []string) string {
+	switch {
+	case n.part == "amount":
+		return "integer"
+	case n.part == "currency":
+		return "string"
+	case n.schema != nil:
+		switch n.schema.Kind {
+		case model.String, model.UUID:
+			return "string"
+		case model.Integer:
+			if n.schema.Encoding == "string" {
+				return "string"
+			}
+			return "integer"
+		case model.Timestamp:
+			return "integer"
+		case model.Number:
+			return "number"
+		case model.Boolean:
+			return "boolean"
+		case model.Object, model.Money, model.Map:
+			return "object"
+		case model.Array:
+			return "array"
+		}
+	}
+	for _, w := range want {
+		if w != "null" {
+			return w
+		}
+	}
+	return "null"
+}
+
+// stringProblem is the problem of the string s at n that breaks a format, a pattern
+// or the final-newline guard of the emitted schema: the uuid form, the currency code,
+// an integer carried as a string, the format (with its narrowing), or else the
+// registry's pattern as written.
+func stringProblem(n node, s string) (int, string) {
+	switch {
+	case n.part == "currency":
+		return rankFormat, bqrt.ProblemCurrency(s)
+	case n.schema == nil:
+		return rankOther, "breaks its schema"
+	case n.schema.Kind == model.UUID:
+		return rankFormat, bqrt.ProblemUUID(s)
+	case n.schema.Kind == model.Integer:
+		if i, ok := bqrt.CanonicalInt(s); ok && i != int64(int32(i)) {
+			return rankType, bqrt.ProblemInt32String
+		}
+		return rankType, bqrt.ProblemIntString(s)
+	}
+	if n.schema.Format != "" {
+		if msg := bqrt.ProblemFormat(n.schema.Format, s); msg != "" {
+			return rankFormat, msg
+		}
+	}
+	return rankPattern, bqrt.ProblemPattern(n.schema.Pattern)
+}
+
+// boundProblem is the problem of the number got at n beyond the bound want: the range
+// of a timestamp or of a money amount, the range of the Go type, or the registry's
+// bound.
+func boundProblem(n node, got string, want *big.Rat, isMin, excl bool) (int, string) {
+	rank := rankLength // a minimum comes before a maximum
+	if !isMin {
+		rank = rankFormat
+	}
+	i, verdict := bqrt.ExactInt64(n.lit)
+	switch {
+	case n.part == "amount" && verdict == bqrt.IntOK:
+		return rankLength, bqrt.ProblemAmount(i)
+	case n.schema != nil && n.schema.Kind == model.Timestamp && verdict == bqrt.IntOK:
+		return rankLength, bqrt.ProblemTimestamp(i)
+	}
+	w := want.RatString()
+	if integerLike(n) || n.part == "amount" {
+		if want.IsInt() {
+			w = want.Num().String()
+		}
+	} else if f, _ := want.Float64(); !math.IsInf(f, 0) {
+		w = bqrt.FormatNumber(f)
+	}
+	return rank, bqrt.ProblemBound(numberText(n, want), w, isMin, excl)
+}
+
+// numberText writes the number at n as the generated code does in a bound problem: the
+// shortest decimal of its double, or as written when that double is the bound's (the
+// exact comparison then decided).
+func numberText(n node, want *big.Rat) string {
+	f, err := strconv.ParseFloat(n.exact, 64)
+	if w, _ := want.Float64(); err == nil && f == w {
+		return n.lit // the double is the bound's: the literal decided
+	}
+	return bqrt.ProblemNumber(n.exact)
+}
+
+// valueText is the JSON text of a scalar value as ProblemEnum quotes it; got is the
+// number as written when it is one.
+func valueText(v any, got string) string {
+	switch v := v.(type) {
+	case string:
+		return bqrt.EnumText(v)
+	case bool:
+		return bqrt.EnumText(v)
+	case json.Number:
+		return bqrt.ProblemNumber(got)
+	case nil:
+		return "null"
+	}
+	return jsonKind(v)
+}
+
+// enumTexts are the JSON texts of the enum values of s.
+func enumTexts(s *model.Schema) []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, len(s.Enum))
+	for i, v := range s.Enum {
+		out[i] = bqrt.EnumText(v)
+	}
+	return out
+}
