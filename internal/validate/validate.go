@@ -5,6 +5,10 @@
 // The data schemas are the ones internal/emit/jsonschema emits (draft 2020-12),
 // compiled in memory with santhosh-tekuri/jsonschema/v6 and format assertion on, so
 // bqgen validate gives the verdict other languages get from the published schemas.
+// Its problems about data are the generated decoder's, path for path and word for
+// word: each jsonschema/v6 error is worded by the runtime's catalogue of problem texts
+// (bqrt's problems.go, leafProblems) with the registry's schema at its path, and only
+// the first problem per path in the catalogue's order is kept.
 //
 // The envelope checks are those of the envelope schema, written out so that each
 // problem is named: they check what a producer must write (docs/contract.md: envelope,
@@ -753,14 +757,6 @@ func typeName(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// quoteAbbrev quotes s for a message, cut to 60 bytes.
-func quoteAbbrev(s string) string {
-	if len(s) > 60 {
-		s = strings.ToValidUTF8(s[:57], "") + "..."
-	}
-	return strconv.Quote(s)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
