@@ -88,6 +88,9 @@ func leafProblems(e *js.ValidationError, n node, path string, child func(key str
 	case *kind.Format, *kind.Pattern, *kind.Not:
 		return one(stringProblem(n, s))
 	case *kind.Enum:
+		if n.schema != nil && n.schema.Kind == model.Integer && n.schema.Encoding == "string" {
+			return one(intStringProblem(n, s))
+		}
 		return one(rankEnum, bqrt.ProblemEnum(valueText(n.value, got), enumTexts(n.schema)))
 	case *kind.Minimum:
 		return one(boundProblem(n, got, k.Want, true, false))
@@ -195,10 +198,7 @@ func stringProblem(n node, s string) (int, string) {
 	case n.schema.Kind == model.UUID:
 		return rankFormat, bqrt.ProblemUUID(s)
 	case n.schema.Kind == model.Integer:
-		if i, ok := bqrt.CanonicalInt(s); ok && i != int64(int32(i)) {
-			return rankType, bqrt.ProblemInt32String
-		}
-		return rankType, bqrt.ProblemIntString(s)
+		return intStringProblem(n, s)
 	}
 	if n.schema.Format != "" {
 		if msg := bqrt.ProblemFormat(n.schema.Format, s); msg != "" {
@@ -240,9 +240,49 @@ func boundProblem(n node, got string, want *big.Rat, isMin, excl bool) (int, str
 func numberText(n node, want *big.Rat) string {
 	f, err := strconv.ParseFloat(n.exact, 64)
 	if w, _ := want.Float64(); err == nil && f == w {
-		return n.lit // the double is the bound's: the literal decided
+		if r, ok := new(big.Rat).SetString(n.exact); ok && r.Cmp(want) != 0 {
+			return n.lit // the double is the bound's, the value is not: the literal decided
+		}
 	}
 	return bqrt.ProblemNumber(n.exact)
+}
+
+// intStringProblem is the problem of the string s at n, an integer carried as a JSON
+// string, as the generated code judges it: decoded first (canonical form, int64, int32),
+// then its minimum, maximum and enum, which the emitted schema states as a pattern.
+func intStringProblem(n node, s string) (int, string) {
+	i, ok := bqrt.CanonicalInt(s)
+	switch {
+	case !ok:
+		return rankType, bqrt.ProblemIntString(s)
+	case n.schema.IntFormat == "int32" && i != int64(int32(i)):
+		return rankType, bqrt.ProblemInt32String
+	}
+	got := strconv.FormatInt(i, 10)
+	for _, b := range []struct {
+		bound       *model.Bound
+		isMin, excl bool
+	}{{n.schema.Minimum, true, false}, {n.schema.ExclusiveMinimum, true, true}, {n.schema.Maximum, false, false}, {n.schema.ExclusiveMaximum, false, true}} {
+		if b.bound == nil {
+			continue
+		}
+		w := b.bound.I
+		if b.isMin && (i < w || b.excl && i == w) || !b.isMin && (i > w || b.excl && i == w) {
+			rank := rankLength
+			if !b.isMin {
+				rank = rankFormat
+			}
+			return rank, bqrt.ProblemBound(got, strconv.FormatInt(w, 10), b.isMin, b.excl)
+		}
+	}
+	in := n.schema.Enum == nil
+	for _, v := range n.schema.Enum {
+		in = in || v == any(i)
+	}
+	if !in {
+		return rankEnum, bqrt.ProblemEnum(got, enumTexts(n.schema))
+	}
+	return rankOther, "breaks its schema"
 }
 
 // valueText is the JSON text of a scalar value as ProblemEnum quotes it; got is the
