@@ -43,6 +43,12 @@ type node struct {
 	// lit is a number's literal as written (abbreviated), exact its exact value in the
 	// shortest notation (numbers.value); "" for a value that is not a number.
 	lit, exact string
+	// raw is the number in the prepared tree (prepareNumbers: the literal, or a stand-in
+	// on the same side of every constant), f its double as the decoder reads the
+	// literal (ok false beyond the doubles)
+	raw string
+	f   float64
+	fok bool
 }
 
 // leafProblems turns one leaf error of jsonschema/v6 about the value at n (at path)
@@ -91,7 +97,7 @@ func leafProblems(e *js.ValidationError, n node, path string, child func(key str
 		if n.schema != nil && n.schema.Kind == model.Integer && n.schema.Encoding == "string" {
 			return one(intStringProblem(n, s))
 		}
-		return one(rankEnum, bqrt.ProblemEnum(valueText(n.value, got), enumTexts(n.schema)))
+		return one(rankEnum, bqrt.ProblemEnum(valueText(n), enumTexts(n.schema)))
 	case *kind.Minimum:
 		return one(boundProblem(n, got, k.Want, true, false))
 	case *kind.ExclusiveMinimum:
@@ -238,11 +244,19 @@ func boundProblem(n node, got string, want *big.Rat, isMin, excl bool) (int, str
 // shortest decimal of its double, or as written when that double is the bound's (the
 // exact comparison then decided).
 func numberText(n node, want *big.Rat) string {
-	f, err := strconv.ParseFloat(n.exact, 64)
-	if w, _ := want.Float64(); err == nil && f == w {
-		if r, ok := new(big.Rat).SetString(n.exact); ok && r.Cmp(want) != 0 {
+	if w, _ := want.Float64(); n.fok && n.f == w {
+		if r, ok := new(big.Rat).SetString(n.raw); ok && r.Cmp(want) != 0 {
 			return n.lit // the double is the bound's, the value is not: the literal decided
 		}
+	}
+	return decoded(n)
+}
+
+// decoded writes the number at n as the generated code holds it: in a field that must
+// be an integer its decimal, in any other the shortest decimal of its double.
+func decoded(n node) string {
+	if !integerLike(n) && n.fok {
+		return bqrt.FormatNumber(n.f)
 	}
 	return bqrt.ProblemNumber(n.exact)
 }
@@ -285,20 +299,19 @@ func intStringProblem(n node, s string) (int, string) {
 	return rankOther, "breaks its schema"
 }
 
-// valueText is the JSON text of a scalar value as ProblemEnum quotes it; got is the
-// number as written when it is one.
-func valueText(v any, got string) string {
-	switch v := v.(type) {
+// valueText is the JSON text of the scalar value at n as ProblemEnum quotes it.
+func valueText(n node) string {
+	switch v := n.value.(type) {
 	case string:
 		return bqrt.EnumText(v)
 	case bool:
 		return bqrt.EnumText(v)
 	case json.Number:
-		return bqrt.ProblemNumber(got)
+		return decoded(n)
 	case nil:
 		return "null"
 	}
-	return jsonKind(v)
+	return jsonKind(n.value)
 }
 
 // enumTexts are the JSON texts of the enum values of s.

@@ -226,7 +226,8 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 		}
 		path, marked, n := sealPath(v.reg, data, prefix, tree, e.InstanceLocation)
 		if num, ok := n.value.(json.Number); ok {
-			n.lit, n.exact = nums.literal(num), nums.value(num)
+			n.lit, n.exact, n.raw = nums.literal(num), nums.value(num), string(num)
+			n.f, n.fok = nums.double(num)
 		}
 		child := func(key string) string {
 			p, _, _ := sealPath(v.reg, data, prefix, tree, append(e.InstanceLocation[:len(e.InstanceLocation):len(e.InstanceLocation)], key))

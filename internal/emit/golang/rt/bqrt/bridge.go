@@ -99,3 +99,7 @@ func EnumText(v any) string {
 }
 
 func itoa64(n int64) string { return string(appendInt(nil, n)) }
+
+// ParseNumber reads a JSON number literal as the generated decoder does (the nearest
+// double, whatever the length of the literal); false when it overflows a double.
+func ParseNumber(lit string) (float64, bool) { return parseFloatLit(lit) }
