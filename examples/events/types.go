@@ -4,14 +4,14 @@ package events
 
 import (
 	"log/slog"
-	"regexp"
 
 	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
 )
 
-// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
+// The patterns of this package's schemas (ECMA-262 as the registry writes them, and their RE2
+// translation), compiled once.
 var (
-	pattern0 = regexp.MustCompile("^[A-Z]{2}$")
+	pattern0 = bqrt.Pattern("^[A-Z]{2}$", "^[A-Z]{2}$")
 )
 
 // init hands the named types' descriptors to the runtime, before any context

@@ -23,6 +23,7 @@ import (
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/nodetools"
+	"github.com/babelqueue/bqgen/internal/validate"
 	"github.com/babelqueue/bqgen/registry"
 )
 
@@ -83,7 +84,9 @@ func (v verdicts) String() string {
 // per instance, equal to the generator's expectation where it has one. ajv is not
 // compared on instances outside AjvDomain: a number that is not an exact double or is
 // beyond 2^53 (docs/decisions.md#agreement-domain). Disagreements listed in knownDisagreements are expected,
-// exactly. With -v it logs the summary: instances, agreeing, exempt, known.
+// exactly. bqgen validate must report the generated decoder's problems on every
+// instance, path for path and word for word (sameProblems). With -v it logs the
+// summary: instances, agreeing, exempt, known.
 func TestAgreement(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped with -short: builds a generated module and runs node")
@@ -138,6 +141,7 @@ func TestAgreement(t *testing.T) {
 			known[key] = knownEntry{c.Class, c.Verdicts}
 		}
 	}
+	sameProblems(t, sets, corpus, goV)
 	var agree, exempt, exemptAjvAgrees, knownSeen int
 	for i, in := range corpus {
 		v := verdicts{goV[i].ok, js20[i], js7[i], ajv[i][0], ajv[i][1]}
@@ -207,6 +211,8 @@ func disagreement(v verdicts, exempt bool, exp Expect) string {
 type goVerdict struct {
 	ok  bool
 	err string
+	// problems are the ValidationErrors as "path: message", sorted
+	problems []string
 }
 
 // corpusLine is one line of the corpus file the Go and node runners read.
@@ -236,8 +242,11 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"sort"
 
 %s)
 
@@ -265,14 +274,30 @@ func main() {
 			fmt.Fprintln(os.Stderr, "no decoder for", l.Key)
 			os.Exit(2)
 		}
-		msg := ""
+		var r struct {
+			Msg      string   ` + "`json:\"msg\"`" + `
+			Problems []string ` + "`json:\"problems\"`" + `
+		}
 		if err := dec(l.Data); err != nil {
-			msg = err.Error()
-			if msg == "" {
-				msg = "(empty error)"
+			r.Msg = err.Error()
+			if r.Msg == "" {
+				r.Msg = "(empty error)"
+			}
+			// a ValidationErrors (each registry has its own runtime: found by shape)
+			for e := err; e != nil; e = errors.Unwrap(e) {
+				if reflect.TypeOf(e).Kind() == reflect.Slice {
+					var ves []struct{ Path, Message string }
+					b, _ := json.Marshal(e)
+					json.Unmarshal(b, &ves)
+					for _, ve := range ves {
+						r.Problems = append(r.Problems, ve.Path+": "+ve.Message)
+					}
+					sort.Strings(r.Problems)
+					break
+				}
 			}
 		}
-		b, _ := json.Marshal(msg)
+		b, _ := json.Marshal(r)
 		fmt.Fprintf(out, "%%s\n", b)
 	}
 	if err := in.Err(); err != nil {
@@ -326,16 +351,65 @@ func runGo(t *testing.T, sets []registrySet, corpus []Instance) []goVerdict {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for sc.Scan() {
-		var msg string
-		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+		var r struct {
+			Msg      string   `json:"msg"`
+			Problems []string `json:"problems"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("generated decoder program printed %q: %v", sc.Bytes(), err)
 		}
-		res = append(res, goVerdict{ok: msg == "", err: msg})
+		res = append(res, goVerdict{ok: r.Msg == "", err: r.Msg, problems: r.Problems})
 	}
 	if len(res) != len(corpus) {
 		t.Fatalf("generated decoder program gave %d verdicts for %d instances", len(res), len(corpus))
 	}
 	return res
+}
+
+// sameProblems requires bqgen validate (--urn) to report, about every instance, the
+// problems the generated decoder reports: the same paths and the same words (one
+// catalogue of texts, docs/jsonschema.md#one-vocabulary). A number beyond the doubles,
+// which validate reports at its path and the decoder as a syntax error at $, is left out.
+func sameProblems(t *testing.T, sets []registrySet, corpus []Instance, goV []goVerdict) {
+	vs := map[string]*validate.Validator{}
+	for _, s := range sets {
+		v, err := validate.New(s.reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs[s.name] = v
+	}
+	differ, skipped := 0, 0
+	for i, in := range corpus {
+		ps, err := vs[in.Set].Data(in.URN, in.JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		malformed := false
+		for _, p := range ps {
+			malformed = malformed || p.Kind == validate.Malformed
+			// without validate's own hint on values that may be protected
+			got = append(got, p.Path+": "+strings.Replace(strings.TrimSuffix(p.Message, " (an x-gdpr-sensitive value: if it is protected, validate with --protected)"),
+				"; if it is protected, validate with --protected)", ")", 1))
+		}
+		if malformed {
+			skipped++
+			continue
+		}
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(goV[i].problems, "\n") {
+			if differ++; differ <= 30 {
+				t.Errorf("PROBLEMS DIFFER %s\n  instance: %.300s\n  go:\n    %s\n  bqgen validate:\n    %s", in.Key(), in.JSON,
+					strings.Join(goV[i].problems, "\n    "), strings.Join(got, "\n    "))
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d instances with different problems", differ)
+	}
+	t.Logf("problems: bqgen validate and the generated decoder compared on %d instances (%d beyond the doubles left out), %d differ",
+		len(corpus)-skipped, skipped, differ)
 }
 
 // ---- santhosh-tekuri/jsonschema/v6 ---------------------------------------------------

@@ -162,6 +162,9 @@ type numbers struct {
 	// and exact to the literal's exact value in jsonnum's shortest notation (5e10 for 5
 	// and 1,000 zeros e-990).
 	orig, exact map[string]string
+	// float maps a replacement to the double of the literal it replaced (absent beyond
+	// the doubles).
+	float map[string]float64
 	// seq numbers the exact values given a stand-in, from 1.
 	seq map[string]int
 }
@@ -236,6 +239,12 @@ func (n *numbers) number(lit, path string) (json.Number, bool) {
 	if _, ok := n.orig[r]; !ok {
 		n.orig[r] = abbreviate(lit)
 		n.exact[r] = abbreviate(d.String())
+		if f, ok := bqrt.ParseNumber(lit); ok { // strconv misreads some long literals
+			if n.float == nil {
+				n.float = map[string]float64{}
+			}
+			n.float[r] = f
+		}
 	}
 	return json.Number(r), true
 }
@@ -279,6 +288,18 @@ func (n *numbers) value(v json.Number) string {
 		return e
 	}
 	return abbreviate(string(v))
+}
+
+// double returns the double the generated decoder reads for a number of the prepared
+// tree (the literal's, rounded to nearest), false beyond the doubles.
+func (n *numbers) double(v json.Number) (float64, bool) {
+	if f, ok := n.float[string(v)]; ok {
+		return f, true
+	}
+	if _, replaced := n.orig[string(v)]; replaced {
+		return 0, false
+	}
+	return bqrt.ParseNumber(string(v))
 }
 
 // literal returns the literal a number of the prepared tree stands for, abbreviated

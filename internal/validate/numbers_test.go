@@ -149,7 +149,13 @@ func TestNumbersExact(t *testing.T) {
 			check(fmt.Sprintf(`{"ints": [%s, %s, %s]}`, same[0], same[1], same[2]))
 		}
 		ps, _ := v.Data(numbersURN, []byte(fmt.Sprintf(`{"ints": [%s, %s]}`, same[0], same[2])))
-		if !strings.Contains(fmt.Sprint(ps), "$.ints: invalid_data: items at 0 and 1 are equal") {
+		// Equal items are named, unless they are no integers: an item that does not
+		// decode leaves uniqueItems unjudged, as in the generated decoder.
+		want := "$.ints: invalid_data: items at index 0 and 1 are equal"
+		if strings.Contains(fmt.Sprint(ps), "$.ints[1]: invalid_data: expected integer, got number") {
+			want = ""
+		}
+		if got := fmt.Sprint(ps); want != "" && !strings.Contains(got, want) || want == "" && strings.Contains(got, "are equal") {
 			t.Errorf("%.60s and %.60s: the same value, problems %v", same[0], same[2], ps)
 		}
 	}

@@ -5,6 +5,10 @@
 // The data schemas are the ones internal/emit/jsonschema emits (draft 2020-12),
 // compiled in memory with santhosh-tekuri/jsonschema/v6 and format assertion on, so
 // bqgen validate gives the verdict other languages get from the published schemas.
+// Its problems about data are the generated decoder's, path for path and word for
+// word: each jsonschema/v6 error is worded by the runtime's catalogue of problem texts
+// (bqrt's problems.go, leafProblems) with the registry's schema at its path, and only
+// the first problem per path in the catalogue's order is kept.
 //
 // The envelope checks are those of the envelope schema, written out so that each
 // problem is named: they check what a producer must write (docs/contract.md: envelope,
@@ -19,7 +23,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +34,6 @@ import (
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
-	"github.com/babelqueue/bqgen/internal/jsonnum"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/pii"
 )
@@ -197,8 +199,23 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 	if !ok {
 		return []Problem{{Path: prefix, Kind: InvalidData, Message: err.Error()}}, nil
 	}
-	var out []Problem
-	seen := map[string]bool{}
+	// One problem per path, the first in the catalogue's order (bqrt's problems.go),
+	// worded by the catalogue, as the generated code reports them.
+	first := map[string]ranked{}
+	var order []string
+	add := func(r ranked, marked bool) {
+		if marked {
+			// At or inside an x-gdpr-sensitive value: neither the value nor a key the
+			// schema does not declare is shown, as the generated runtime seals its errors.
+			r.Message = bqrt.Redact(r.Message)
+		}
+		if cur, ok := first[r.Path]; !ok {
+			order = append(order, r.Path)
+			first[r.Path] = r
+		} else if r.rank < cur.rank {
+			first[r.Path] = r
+		}
+	}
 	var walk func(e *js.ValidationError)
 	walk = func(e *js.ValidationError) {
 		if len(e.Causes) > 0 {
@@ -207,26 +224,29 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 			}
 			return
 		}
-		path, inst := instanceAt(prefix, tree, e.InstanceLocation)
-		got := ""
-		if n, ok := inst.(json.Number); ok {
-			got = nums.value(n)
+		path, marked, n := sealPath(v.reg, data, prefix, tree, e.InstanceLocation)
+		if num, ok := n.value.(json.Number); ok {
+			n.lit, n.exact, n.raw = nums.literal(num), nums.value(num), string(num)
+			n.f, n.fok = nums.double(num)
 		}
-		p := Problem{Path: path, Kind: InvalidData, Message: message(e, got)}
-		if sealed, marked := sealPath(v.reg, data, prefix, tree, e.InstanceLocation); marked {
-			// At or inside an x-gdpr-sensitive value: neither the value nor a key the
-			// schema does not declare is shown, as the generated runtime seals its errors.
-			p.Path, p.Message = sealed, redacted(e)
+		child := func(key string) string {
+			p, _, _ := sealPath(v.reg, data, prefix, tree, append(e.InstanceLocation[:len(e.InstanceLocation):len(e.InstanceLocation)], key))
+			return p
 		}
-		if nums.reported[p.Path] && isBound(e.ErrorKind) {
-			return
-		}
-		if key := p.String(); !seen[key] {
-			seen[key] = true
-			out = append(out, p)
+		for _, r := range leafProblems(e, n, path, child) {
+			if nums.reported[r.Path] && isBound(e.ErrorKind) {
+				continue // beyond the doubles: already reported as malformed
+			}
+			add(r, marked)
 		}
 	}
 	walk(verr)
+	out := make([]Problem, 0, len(order))
+	for _, p := range order {
+		if r := first[p]; !r.unique || !typeBelow(first, p) {
+			out = append(out, r.Problem)
+		}
+	}
 	out = v.protectedValues(urn, tree, prefix, out)
 	sortProblems(out)
 	return out, nil
@@ -327,8 +347,9 @@ func valuesAt(v any, segs []pii.Segment, path string, fn func(any, string)) {
 // x-gdpr-sensitive value; path is its JSON path with every key inside a marked value
 // that the schema does not declare (a map key, an unknown key: data) written ".*", as
 // the generated runtime writes it.
-func sealPath(reg *model.Registry, s *model.Schema, prefix string, tree any, tokens []string) (path string, marked bool) {
+func sealPath(reg *model.Registry, s *model.Schema, prefix string, tree any, tokens []string) (path string, marked bool, at node) {
 	path, cur, sch := prefix, tree, s
+	part := ""
 	resolve := func() *model.Schema {
 		seen := 0
 		for sch != nil {
@@ -349,6 +370,7 @@ func sealPath(reg *model.Registry, s *model.Schema, prefix string, tree any, tok
 	}
 	for _, tok := range tokens {
 		r := resolve()
+		part = ""
 		switch c := cur.(type) {
 		case []any:
 			path += "[" + tok + "]"
@@ -363,6 +385,9 @@ func sealPath(reg *model.Registry, s *model.Schema, prefix string, tree any, tok
 			m, _ := cur.(map[string]any)
 			cur, sch = m[tok], nil
 			declared := r != nil && r.Kind == model.Money && (tok == "amount" || tok == "currency")
+			if declared {
+				part = tok
+			}
 			if r != nil && r.Kind == model.Object {
 				for _, p := range r.Properties {
 					if p.Name == tok {
@@ -381,53 +406,18 @@ func sealPath(reg *model.Registry, s *model.Schema, prefix string, tree any, tok
 			}
 		}
 	}
-	resolve()
-	return path, marked
+	return path, marked, node{schema: resolve(), part: part, value: cur}
 }
 
-// redacted is the message of the error e at or inside a marked value, without the
-// value: the errors of jsonschema/v6 that quote no value (a type, a length, an item or
-// property count, a missing key, duplicate items) as message writes them; the others
-// cut to the rule they state, in the generated runtime's words, and ended with
-// bqrt.RedactedNote, as the runtime's are.
-func redacted(e *js.ValidationError) string {
-	rule := ""
-	switch k := e.ErrorKind.(type) {
-	case *kind.Type, *kind.MinLength, *kind.MaxLength, *kind.MinItems, *kind.MaxItems, *kind.MinProperties,
-		*kind.MaxProperties, *kind.Required, *kind.UniqueItems, *kind.FalseSchema, *kind.DependentRequired:
-		return message(e, "") // quotes no value: kept, as the runtime keeps its own
-	case *kind.Format:
-		rule = fmt.Sprintf("is not a valid %q", k.Want)
-	case *kind.Pattern:
-		rule = fmt.Sprintf("does not match pattern %q", k.Want)
-		for f, narrow := range jsonschema.FormatPatterns {
-			if k.Want == narrow {
-				rule = fmt.Sprintf("is not a valid %q in the subset every validator accepts (docs/jsonschema.md, Formats)", f)
-			}
-		}
-	case *kind.Enum:
-		rule = "is not one of the enum values"
-	case *kind.Const:
-		rule = "is not the const value"
-	case *kind.Minimum:
-		rule = "minimum: want " + jsonnum.RatText(k.Want)
-	case *kind.Maximum:
-		rule = "maximum: want " + jsonnum.RatText(k.Want)
-	case *kind.ExclusiveMinimum:
-		rule = "exclusiveMinimum: want " + jsonnum.RatText(k.Want)
-	case *kind.ExclusiveMaximum:
-		rule = "exclusiveMaximum: want " + jsonnum.RatText(k.Want)
-	case *kind.MultipleOf:
-		rule = "multipleOf: want " + jsonnum.RatText(k.Want)
-	case *kind.AdditionalProperties:
-		rule = "additional properties not allowed"
-	default:
-		rule = "breaks its schema"
-		if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
-			rule += " (" + kp[len(kp)-1] + ")"
+// typeBelow reports whether a problem of rankType (a value that does not decode in the
+// generated code) lies strictly below path.
+func typeBelow(first map[string]ranked, path string) bool {
+	for p, r := range first {
+		if rest, ok := strings.CutPrefix(p, path); ok && rest != "" && (rest[0] == '.' || rest[0] == '[') && r.rank == rankType {
+			return true
 		}
 	}
-	return rule + bqrt.RedactedNote
+	return false
 }
 
 // sortProblems orders problems by path, keeping the order of those at one path.
@@ -443,73 +433,6 @@ func isBound(k js.ErrorKind) bool {
 		return true
 	}
 	return false
-}
-
-// message renders a leaf error of jsonschema/v6 without its schema location; got is the
-// literal of the number the error is about, if it is one ("" otherwise).
-func message(e *js.ValidationError, got string) string {
-	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok {
-		return "not allowed"
-	}
-	if p, ok := e.ErrorKind.(*kind.Pattern); ok {
-		for f, narrow := range jsonschema.FormatPatterns {
-			if p.Want == narrow {
-				// The format narrowing of the emitted schema (docs/jsonschema.md, "Formats").
-				return fmt.Sprintf("%s is not a valid %q in the subset every validator accepts (docs/jsonschema.md, Formats)", quoteAbbrev(p.Got), f)
-			}
-		}
-	}
-	// Bounds with the number as written and the exact constant (jsonschema/v6 prints
-	// both as rounded doubles: 9223372036854775808 as "9.223372036854776 × 10¹⁸").
-	var keyword string
-	var want *big.Rat
-	switch k := e.ErrorKind.(type) {
-	case *kind.Minimum:
-		keyword, want = "minimum", k.Want
-	case *kind.Maximum:
-		keyword, want = "maximum", k.Want
-	case *kind.ExclusiveMinimum:
-		keyword, want = "exclusiveMinimum", k.Want
-	case *kind.ExclusiveMaximum:
-		keyword, want = "exclusiveMaximum", k.Want
-	case *kind.MultipleOf:
-		keyword, want = "multipleOf", k.Want
-	}
-	if want != nil && got != "" {
-		return fmt.Sprintf("%s: got %s, want %s", keyword, got, jsonnum.RatText(want))
-	}
-	out := e.BasicOutput()
-	if out.Error != nil {
-		return out.Error.String()
-	}
-	return fmt.Sprint(e.ErrorKind)
-}
-
-// instanceAt turns a JSON pointer's tokens into a JSON path below prefix, in the
-// generated code's style ($.a.b[3], $["a b"]), and returns the value of tree there
-// (nil when there is none).
-func instanceAt(prefix string, tree any, tokens []string) (string, any) {
-	path := prefix
-	cur := tree
-	for _, tok := range tokens {
-		switch c := cur.(type) {
-		case []any:
-			i, err := strconv.Atoi(tok)
-			path += "[" + tok + "]"
-			if err == nil && i >= 0 && i < len(c) {
-				cur = c[i]
-			} else {
-				cur = nil
-			}
-		case map[string]any:
-			path = pathKey(path, tok)
-			cur = c[tok]
-		default:
-			path = pathKey(path, tok)
-			cur = nil
-		}
-	}
-	return path, cur
 }
 
 // pathKey appends an object key to a path: $.a for identifier-like keys, $["a b"]
@@ -835,14 +758,6 @@ func typeName(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// quoteAbbrev quotes s for a message, cut to 60 bytes.
-func quoteAbbrev(s string) string {
-	if len(s) > 60 {
-		s = strings.ToValidUTF8(s[:57], "") + "..."
-	}
-	return strconv.Quote(s)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

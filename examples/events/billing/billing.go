@@ -8,7 +8,6 @@ package billing
 
 import (
 	"log/slog"
-	"regexp"
 
 	"github.com/babelqueue/bqgen/examples/events"
 	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
@@ -21,9 +20,10 @@ const (
 	RefundIssuedURN     = "urn:babel:billing:refund.issued"
 )
 
-// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
+// The patterns of this package's schemas (ECMA-262 as the registry writes them, and their RE2
+// translation), compiled once.
 var (
-	pattern0 = regexp.MustCompile("^[0-9]{4}$")
+	pattern0 = bqrt.Pattern("^[0-9]{4}$", "^[0-9]{4}$")
 )
 
 // InvoiceRequested is the data of the command urn:babel:billing:invoice.requested (owner billing; default queue "billing").

@@ -8,7 +8,6 @@ package notifications
 
 import (
 	"log/slog"
-	"regexp"
 
 	"github.com/babelqueue/bqgen/examples/events"
 	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
@@ -20,9 +19,10 @@ const (
 	PushSentURN         = "urn:babel:notifications:push.sent"
 )
 
-// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
+// The patterns of this package's schemas (ECMA-262 as the registry writes them, and their RE2
+// translation), compiled once.
 var (
-	pattern0 = regexp.MustCompile("^[a-z]{2}(-[A-Z]{2})?$")
+	pattern0 = bqrt.Pattern("^[a-z]{2}(-[A-Z]{2})?$", "^[a-z]{2}(-[A-Z]{2})?$")
 )
 
 // EmailWelcomeSend is the data of the command urn:babel:notifications:email.welcome.send (owner growth; default queue "emails").

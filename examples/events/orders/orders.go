@@ -8,7 +8,6 @@ package orders
 
 import (
 	"log/slog"
-	"regexp"
 
 	"github.com/babelqueue/bqgen/examples/events"
 	"github.com/babelqueue/bqgen/examples/events/internal/bqrt"
@@ -23,9 +22,10 @@ const (
 	ShipURN      = "urn:babel:orders:ship"
 )
 
-// The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.
+// The patterns of this package's schemas (ECMA-262 as the registry writes them, and their RE2
+// translation), compiled once.
 var (
-	pattern0 = regexp.MustCompile("^[A-Z0-9-]{3,32}$")
+	pattern0 = bqrt.Pattern("^[A-Z0-9-]{3,32}$", "^[A-Z0-9-]{3,32}$")
 )
 
 // Cancelled is the data of the event urn:babel:orders:cancelled (owner orders; default queue "orders").

@@ -214,9 +214,10 @@ func (g *gen) patternVars(f *jen.File) {
 	defs := make([]jen.Code, len(pats))
 	for i, p := range pats {
 		re2, _ := ecmare.Translate(p) // check has translated every pattern
-		defs[i] = jen.Id(m[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(re2))
+		defs[i] = jen.Id(m[p]).Op("=").Qual(g.bqrt, "Pattern").Call(jen.Lit(p), jen.Lit(re2))
 	}
-	f.Comment("The patterns of this package's schemas (ECMA-262, translated to RE2), compiled once.")
+	f.Comment("The patterns of this package's schemas (ECMA-262 as the registry writes them, and their RE2")
+	f.Comment("translation), compiled once.")
 	f.Var().Defs(defs...)
 }
 

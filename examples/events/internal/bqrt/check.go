@@ -28,19 +28,15 @@ func addErr(e *ValidationErrors, path, msg string) { appendErr(e, path, msg) }
 // checkLength checks the length of s in Unicode code points (as JSON Schema
 // minLength/maxLength count); -1 means no bound.
 func checkLength(e *ValidationErrors, path, s string, min, max int) {
-	n := utf8.RuneCountInString(s)
-	if min >= 0 && n < min {
-		addErr(e, path, fmt.Sprintf("length %d is less than the minimum %d (code points)", n, min))
-	}
-	if max >= 0 && n > max {
-		addErr(e, path, fmt.Sprintf("length %d is greater than the maximum %d (code points)", n, max))
+	if msg := ProblemLength(utf8.RuneCountInString(s), min, max); msg != "" {
+		addErr(e, path, msg)
 	}
 }
 
 // checkPattern checks that s matches re (unanchored, as JSON Schema pattern).
 func checkPattern(e *ValidationErrors, path, s string, re *regexp.Regexp) {
 	if !re.MatchString(s) {
-		addErr(e, path, fmt.Sprintf("does not match pattern %q", re.String()))
+		addErr(e, path, ProblemPattern(patternSource(re)))
 	}
 }
 
@@ -51,8 +47,8 @@ func checkPattern(e *ValidationErrors, path, s string, re *regexp.Regexp) {
 // pattern the emitted schema carries (narrowFormat). Other formats are
 // annotations and are not checked.
 func checkFormat(e *ValidationErrors, path, s, format string) {
-	if err := formatError(format, s); err != nil {
-		addErr(e, path, fmt.Sprintf("is not a valid %q: %v", format, err))
+	if msg := ProblemFormat(format, s); msg != "" {
+		addErr(e, path, msg)
 	}
 }
 
@@ -82,19 +78,15 @@ func formatError(format, s string) error {
 
 // checkIntMin checks v >= min (v > min when exclusive).
 func checkIntMin(e *ValidationErrors, path string, v, min int64, exclusive bool) {
-	if exclusive && v <= min {
-		addErr(e, path, fmt.Sprintf("must be greater than %d, got %d", min, v))
-	} else if !exclusive && v < min {
-		addErr(e, path, fmt.Sprintf("must be at least %d, got %d", min, v))
+	if v < min || exclusive && v == min {
+		addErr(e, path, ProblemBound(strconv.FormatInt(v, 10), strconv.FormatInt(min, 10), true, exclusive))
 	}
 }
 
 // checkIntMax checks v <= max (v < max when exclusive).
 func checkIntMax(e *ValidationErrors, path string, v, max int64, exclusive bool) {
-	if exclusive && v >= max {
-		addErr(e, path, fmt.Sprintf("must be less than %d, got %d", max, v))
-	} else if !exclusive && v > max {
-		addErr(e, path, fmt.Sprintf("must be at most %d, got %d", max, v))
+	if v > max || exclusive && v == max {
+		addErr(e, path, ProblemBound(strconv.FormatInt(v, 10), strconv.FormatInt(max, 10), false, exclusive))
 	}
 }
 
@@ -114,11 +106,8 @@ func checkFinite(e *ValidationErrors, path string, v float64) {
 
 // checkItems checks an array's item count n; -1 means no bound.
 func checkItems(e *ValidationErrors, path string, n, min, max int) {
-	if min >= 0 && n < min {
-		addErr(e, path, fmt.Sprintf("has %d items, fewer than the minimum %d", n, min))
-	}
-	if max >= 0 && n > max {
-		addErr(e, path, fmt.Sprintf("has %d items, more than the maximum %d", n, max))
+	if msg := ProblemItems(n, min, max); msg != "" {
+		addErr(e, path, msg)
 	}
 }
 
@@ -135,7 +124,7 @@ func checkUnique[T any](e *ValidationErrors, path string, items []T, enc func([]
 	for i, it := range items {
 		buf = canonicalZero(enc(buf[:0], it))
 		if j, dup := seen[string(buf)]; dup {
-			addErr(e, path, fmt.Sprintf("items at index %d and %d are equal", j, i))
+			addErr(e, path, ProblemUnique(j, i))
 			return
 		}
 		seen[string(buf)] = i
@@ -176,11 +165,11 @@ func canonicalZero(b []byte) []byte {
 // ±(2^53 − 1) so that every language carries it exactly.
 func checkMoney(e *ValidationErrors, path string, m money) {
 	if m.Amount > maxSafeInteger || m.Amount < -maxSafeInteger {
-		addErr(e, pathKey(path, "amount"), fmt.Sprintf("amount %d (minor units) outside ±9007199254740991", m.Amount))
+		addErr(e, pathKey(path, "amount"), ProblemAmount(m.Amount))
 	}
 	c := m.Currency
 	if len(c) != 3 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z' || c[2] < 'A' || c[2] > 'Z' {
-		addErr(e, pathKey(path, "currency"), fmt.Sprintf("currency %q is not three upper-case letters (ISO 4217)", c))
+		addErr(e, pathKey(path, "currency"), ProblemCurrency(c))
 	}
 }
 
@@ -188,14 +177,14 @@ func checkMoney(e *ValidationErrors, path string, m money) {
 // range; the wire contract's data rules).
 func checkTimestamp(e *ValidationErrors, path string, t int64) {
 	if t > maxTimestamp || t < -maxTimestamp {
-		addErr(e, path, fmt.Sprintf("timestamp %d ms outside ±8640000000000000", int64(t)))
+		addErr(e, path, ProblemTimestamp(t))
 	}
 }
 
 // checkUUID checks the canonical lowercase 8-4-4-4-12 hex form.
 func checkUUID(e *ValidationErrors, path string, u string) {
 	if !isCanonicalUUID(string(u)) {
-		addErr(e, path, fmt.Sprintf("%q is not a canonical lowercase UUID", string(u)))
+		addErr(e, path, ProblemUUID(u))
 	}
 }
 
@@ -231,11 +220,7 @@ func checkEnum(e *ValidationErrors, path string, ok bool, got string, allowed fu
 //
 //go:noinline
 func enumMiss(e *ValidationErrors, path, got string, allowed []string) {
-	list := allowed
-	if len(list) > 10 {
-		list = append(list[:10:10], "…")
-	}
-	addErr(e, path, "value "+got+" is not one of the enum values "+strings.Join(list, ", "))
+	addErr(e, path, ProblemEnum(got, allowed))
 }
 
 // enumTexts returns the JSON texts of string enum values.

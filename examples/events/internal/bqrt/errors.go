@@ -43,8 +43,9 @@ type ValidationError struct {
 // ValidationErrors does).
 func (e ValidationError) Error() string { return e.Path + ": " + e.Message }
 
-// ValidationErrors is every violation found in a data block, in document
-// (field) order. errors.Is(err, ErrInvalidData) holds for it.
+// ValidationErrors is every violation found in a data block, at most one per
+// path (problems.go): those found while decoding, then those of the constraints,
+// each in document (field) order. errors.Is(err, ErrInvalidData) holds for it.
 type ValidationErrors []ValidationError
 
 // Error returns the violations joined by "; ", prefixed by ErrInvalidData's

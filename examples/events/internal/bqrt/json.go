@@ -842,13 +842,16 @@ type decoder struct {
 	// trusted: the value being validated was decoded by the strict parser, so every
 	// string in it is valid UTF-8 and validateValue skips that check.
 	trusted bool
+	// failed are the paths where decoding found a problem (validateDecoded): nothing
+	// at or below one of them is validated; usually nil.
+	failed []string
 }
 
 // fail records a decoding error at path.
 func (d *decoder) fail(path, msg string) { appendErr(&d.errs, path, msg) }
 
 func (d *decoder) mismatch(v *jsonValue, path, want string) {
-	d.fail(path, "expected "+want+", got "+v.kind.String())
+	d.fail(path, ProblemMismatch(want, v.kind.String()))
 }
 
 // object returns the members of an object, in document order.
@@ -902,10 +905,10 @@ func (d *decoder) integer(v *jsonValue, path string, lo, hi int64, typ string) (
 	}
 	switch verdict {
 	case intNotInteger:
-		d.fail(path, "expected integer, got number "+abbreviate(v.str))
+		d.fail(path, ProblemNotInteger(v.str))
 		return 0, false
 	case intOutOfRange:
-		d.fail(path, "integer "+abbreviate(v.str)+" out of "+typ+" range")
+		d.fail(path, ProblemIntRange(v.str, typ))
 		return 0, false
 	}
 	return n, true
@@ -993,7 +996,7 @@ func (d *decoder) int64String(v *jsonValue, path string) (int64, bool) {
 	}
 	n, ok := parseCanonicalInt(v.str)
 	if !ok {
-		d.fail(path, "expected an integer in canonical decimal form within int64, got "+strconv.Quote(abbreviate(v.str)))
+		d.fail(path, ProblemIntString(v.str))
 		return 0, false
 	}
 	return n, true
@@ -1097,12 +1100,12 @@ func (d *decoder) uuid(v *jsonValue, path string) (string, bool) {
 
 // missing records that the required key is absent from the object at path.
 func (d *decoder) missing(path, key string) {
-	d.fail(pathKey(path, key), "required property missing")
+	d.fail(pathKey(path, key), ProblemRequired)
 }
 
 // unknown records that the closed object at path has the extra key.
 func (d *decoder) unknown(path, key string) {
-	d.fail(pathKey(path, key), "additional property not allowed")
+	d.fail(pathKey(path, key), ProblemAdditional)
 }
 
 // isNull reports whether v is JSON null.

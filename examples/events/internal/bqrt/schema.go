@@ -189,6 +189,41 @@ func validateWith(t *Desc, v reflect.Value) error {
 	return err
 }
 
+// validateDecoded validates v (of t's Go type), which the strict parser decoded with
+// the errors d holds, and returns every error sealed (a ValidationErrors) or nil. The
+// values that did not decode are not validated (nor anything inside them): the
+// problems of a body are the same whether or not another value in it has the wrong
+// type (ProblemMismatch: one problem per path).
+func validateDecoded(d *decoder, t *Desc, v reflect.Value) error {
+	if len(d.errs) > maxErrors {
+		return sealErrs(d.errs, t) // full: nothing more would be listed
+	}
+	if len(d.errs) > 0 {
+		d.failed = make([]string, len(d.errs))
+		for i, e := range d.errs {
+			d.failed[i] = e.Path
+		}
+	}
+	d.trusted = true // decoded by the strict parser: valid UTF-8
+	validateValue(d, t, v)
+	return sealErrs(d.errs, t).errOrNil()
+}
+
+// failedAt reports whether path is at or below a path where decoding failed
+// (d.failed); with below, whether a failed path lies strictly below path.
+func (d *decoder) failedAt(path string, below bool) bool {
+	for _, f := range d.failed {
+		outer, inner := f, path
+		if below {
+			outer, inner = path, f
+		}
+		if rest, ok := strings.CutPrefix(inner, outer); ok && (rest == "" && !below || rest != "" && (rest[0] == '.' || rest[0] == '[')) {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *decoder) pushKey(k string) {
 	if d.path == nil {
 		d.path = make([]pathElem, 0, 16)
@@ -264,7 +299,10 @@ func decodeValue(d *decoder, t *Desc, v reflect.Value, j *jsonValue) {
 			v.Field(1).SetString(m.Currency)
 			return
 		}
-		d.money(j, d.at())
+		// what decodes is kept: the part that does decode is still validated
+		m, _ := d.money(j, d.at())
+		v.Field(0).SetInt(m.Amount)
+		v.Field(1).SetString(m.Currency)
 	case KObject:
 		decodeObject(d, t, v, j)
 	case KArray:
@@ -334,7 +372,7 @@ func moneyFast(j *jsonValue) (m money, ok bool) {
 func decodeIntStringSlow(d *decoder, t *Desc, j *jsonValue, path string) {
 	n, ok := d.int64String(j, path)
 	if ok && t.Kind == KInt32Str && n != int64(int32(n)) {
-		d.fail(path, "integer out of int32 range")
+		d.fail(path, ProblemInt32String)
 	}
 }
 
@@ -399,7 +437,7 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 		return
 	}
 	v, ok := nonNull(t, v)
-	if !ok {
+	if !ok || d.failed != nil && d.failedAt(d.at(), false) {
 		return
 	}
 	t = resolve(t)
@@ -414,6 +452,11 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 		// constants); the pattern, whose cost per byte grows with its program, only
 		// when they all pass: a value already rejected is not matched (a 1 MiB value
 		// against a maxLength of 254 used to run the pattern all the same).
+		// One problem per path, the first in the catalogue's order (problems.go):
+		// length, format, enum, pattern. The cheap checks come first (linear in s with
+		// small constants); the pattern, whose cost per byte grows with its program,
+		// only when they all pass: a value already rejected is not matched (a 1 MiB
+		// value against a maxLength of 254 used to run the pattern all the same).
 		errs := len(*e)
 		// len(s) bounds the code point count from above and len(s)/4 from below
 		// (an invalid byte counts as one): count only when they do not decide.
@@ -423,28 +466,28 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 				checkLength(e, d.at(), s, int(bound(t, FMin, t.Lo)), int(bound(t, FMax, t.Hi)))
 			}
 		}
-		if t.Format != "" && formatError(t.Format, s) != nil {
+		if len(*e) == errs && t.Format != "" && formatError(t.Format, s) != nil {
 			checkFormat(e, d.at(), s, t.Format)
 		}
-		if t.Enum != nil && !slices.Contains(t.Enum, s) {
+		if len(*e) == errs && t.Enum != nil && !slices.Contains(t.Enum, s) {
 			checkEnum(e, d.at(), false, string(appendString(nil, s)), func() []string { return enumTexts(t.Enum) })
 		}
 		if len(*e) == errs && t.Pattern != nil && !matchPattern(*t.Pattern, s) {
 			checkPattern(e, d.at(), s, *t.Pattern)
 		}
 	case KInt64, KInt32, KInt64Str, KInt32Str:
-		n := v.Int()
+		n, errs := v.Int(), len(*e)
 		if t.Flags&FMin != 0 {
 			if excl := t.Flags&FExclMin != 0; n < t.Lo || (excl && n == t.Lo) {
 				checkIntMin(e, d.at(), n, t.Lo, excl)
 			}
 		}
-		if t.Flags&FMax != 0 {
+		if t.Flags&FMax != 0 && len(*e) == errs {
 			if excl := t.Flags&FExclMax != 0; n > t.Hi || (excl && n == t.Hi) {
 				checkIntMax(e, d.at(), n, t.Hi, excl)
 			}
 		}
-		if t.EnumInt != nil && !slices.Contains(t.EnumInt, n) {
+		if t.EnumInt != nil && len(*e) == errs && !slices.Contains(t.EnumInt, n) {
 			checkEnum(e, d.at(), false, strconv.FormatInt(n, 10), func() []string {
 				out := make([]string, len(t.EnumInt))
 				for i, v := range t.EnumInt {
@@ -468,6 +511,15 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 	case KMoney:
 		m := money{Amount: v.Field(0).Int(), Currency: v.Field(1).String()}
 		if m.Amount > maxSafeInteger || m.Amount < -maxSafeInteger || !isCurrency(m.Currency) {
+			if d.failed != nil && d.failedAt(d.at(), true) {
+				// a part that did not decode is not checked; the other one is
+				if d.failedAt(pathKey(d.at(), "amount"), false) {
+					m.Amount = 0
+				}
+				if d.failedAt(pathKey(d.at(), "currency"), false) {
+					m.Currency = "EUR"
+				}
+			}
 			checkMoney(e, d.at(), m)
 		}
 	case KTimestamp:
@@ -493,12 +545,12 @@ func validateValue(d *decoder, t *Desc, v reflect.Value) {
 			d.pop()
 		}
 	case KArray:
-		n := int64(v.Len())
+		n, errs := int64(v.Len()), len(*e)
 		if (t.Flags&FMin != 0 && n < t.Lo) || (t.Flags&FMax != 0 && n > t.Hi) {
 			checkItems(e, d.at(), int(n), int(bound(t, FMin, t.Lo)), int(bound(t, FMax, t.Hi)))
 		}
-		if t.Flags&FUnique != 0 && n > 1 {
-			checkUniqueValues(d, t.Elem, v)
+		if t.Flags&FUnique != 0 && n > 1 && len(*e) == errs && (d.failed == nil || !d.failedAt(d.at(), true)) {
+			checkUniqueValues(d, t.Elem, v) // not with an item that did not decode
 		}
 		if t.Elem.Flags&FChecked != 0 || (!d.trusted && holdsText(t.Elem)) {
 			for i := 0; i < int(n); i++ {
@@ -686,10 +738,12 @@ func validateFloat(d *decoder, t *Desc, f float64) {
 	e := &d.errs
 	if f-f != 0 { // NaN or ±Inf
 		checkFinite(e, d.at(), f)
+		return
 	}
 	if t.Flags&(FFMin|FFMax) == 0 && t.EnumFloat == nil {
 		return
 	}
+	errs := len(*e)
 	// cmp compares the value with the bound b exactly (see noteNumber): the float64
 	// comparison unless f == b and the decoded literal was not b's shortest decimal.
 	var tie numberTie
@@ -718,13 +772,13 @@ func validateFloat(d *decoder, t *Desc, f float64) {
 			checkNumberBound(e, d.at(), f, tie, hasTie, t.FLo, true, excl)
 		}
 	}
-	if t.Flags&FFMax != 0 {
+	if t.Flags&FFMax != 0 && len(*e) == errs {
 		excl := t.Flags&FFExclMax != 0
 		if c := cmp(t.FHi); c == 2 || c > 0 || (excl && c == 0) {
 			checkNumberBound(e, d.at(), f, tie, hasTie, t.FHi, false, excl)
 		}
 	}
-	if t.EnumFloat != nil {
+	if t.EnumFloat != nil && len(*e) == errs {
 		in := false
 		for _, v := range t.EnumFloat {
 			if cmp(v) == 0 {
@@ -765,7 +819,7 @@ func checkUniqueValues(d *decoder, t *Desc, v reflect.Value) {
 			buf = canonicalZero(encodeValue(buf[:0], t, v.Index(i)))
 		}
 		if j, dup := seen[string(buf)]; dup {
-			addErr(&d.errs, d.at(), "items at index "+itoa(j)+" and "+itoa(i)+" are equal")
+			addErr(&d.errs, d.at(), ProblemUnique(j, i))
 			return
 		}
 		seen[string(buf)] = i

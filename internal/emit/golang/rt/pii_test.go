@@ -255,9 +255,11 @@ func TestCipherConsumerRejects(t *testing.T) {
 			"$.age: expected integer, got string"},
 		{"plaintext with a duplicate key", keyA, strings.Replace(piiProtectedData, enc(`{"last4":"4242","expiry":1700000000000}`), enc(`{"last4":"4242","last4":"1","expiry":1}`), 1),
 			`$.card: decrypted x-gdpr-sensitive value is not JSON (at byte 16)`},
-		// Decoding stops at type errors: the email's format is not checked.
+		// A type error does not stop the other checks: the email's format is checked too
+		// (one problem per path, issue 23), its value not shown.
 		{"no cipher", nil, piiProtectedData, "$.age: expected integer, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher); " +
-			"$.card: expected object, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher)"},
+			"$.card: expected object, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher); " +
+			`$.email: is not a valid "email" (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)`},
 	}
 	for _, tt := range tests {
 		r := NewRouter(WithRouterCipher(tt.c))

@@ -75,8 +75,10 @@ func (e *PanicError) Unwrap() error { return ErrHandlerPanic }
 // Message says what is wrong. Its Error method returns "path: message".
 type ValidationError = bqrt.ValidationError
 
-// ValidationErrors is every violation found in a data block, in document
-// (field) order. errors.Is(err, ErrInvalidData) holds for it; its Error
+// ValidationErrors is every violation found in a data block, at most one per
+// path, worded as bqgen validate words it: those found while decoding (a wrong
+// type, a missing or unknown key), then those of the constraints, each in
+// document (field) order. errors.Is(err, ErrInvalidData) holds for it; its Error
 // method joins the violations with "; " after ErrInvalidData's text.
 type ValidationErrors = bqrt.ValidationErrors
 

@@ -66,3 +66,40 @@ const (
 // ExactInt64 judges a JSON number literal exactly as the generated decoder does: `1.0`
 // and `1e2` are integers, `1.5` is not, 2^63 is out of range.
 func ExactInt64(lit string) (int64, IntVerdict) { return exactInt64(lit) }
+
+// Redact returns the message msg of a problem at or inside an x-gdpr-sensitive value
+// as the generated code seals it: without the value, ended with RedactedNote.
+func Redact(msg string) string { return clip(redact(msg)) }
+
+// CanonicalInt parses s as the generated decoder reads an integer carried as a JSON
+// string: -?(0|[1-9][0-9]*) within int64, "-0" rejected.
+func CanonicalInt(s string) (int64, bool) { return parseCanonicalInt(s) }
+
+// FormatNumber writes f as the generated code writes a number in a problem: the
+// shortest decimal that reads back as f.
+func FormatNumber(f float64) string { return formatFloat(f) }
+
+// EnumText returns the JSON text of an enum value (string, int64, float64 or bool) as
+// the generated code lists it in ProblemEnum.
+func EnumText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return string(appendString(nil, v))
+	case int64:
+		return itoa64(v)
+	case float64:
+		return string(appendFloat(nil, v))
+	case bool:
+		if v {
+			return "true"
+		}
+		return "false"
+	}
+	return ""
+}
+
+func itoa64(n int64) string { return string(appendInt(nil, n)) }
+
+// ParseNumber reads a JSON number literal as the generated decoder does (the nearest
+// double, whatever the length of the literal); false when it overflows a double.
+func ParseNumber(lit string) (float64, bool) { return parseFloatLit(lit) }

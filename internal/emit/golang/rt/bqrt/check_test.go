@@ -178,7 +178,6 @@ func TestCheckNumbers(t *testing.T) {
 		{"$.b", "must be less than 1e+21, got 1e+21"},
 		{"$.b", "must be at most 1, got 2.5"},
 		{"$.b", "must be a finite number, got NaN"},
-		{"$.b", "must be at least 0, got NaN"},
 		{"$.c", "must be a finite number, got NaN"},
 		{"$.c", "must be a finite number, got -Inf"},
 	}
@@ -304,5 +303,17 @@ func TestValidationErrorsError(t *testing.T) {
 	}
 	if err := e.errOrNil(); !reflect.DeepEqual(err, e) {
 		t.Errorf("errOrNil = %v", err)
+	}
+}
+
+// TestPatternQuotesSource: a pattern problem quotes the pattern as the registry writes
+// it (Pattern's source), not the RE2 translation the decoder runs (issue 23).
+func TestPatternQuotesSource(t *testing.T) {
+	re := Pattern(`^\S+$`, `^[^\t\n\v\f\r \x{a0}\x{feff}]+\z`)
+	var e ValidationErrors
+	checkPattern(&e, "$.token", "a b", re)
+	want := ValidationErrors{{"$.token", `does not match pattern "^\\S+$"`}}
+	if !reflect.DeepEqual(e, want) {
+		t.Errorf("errs = %v, want %v", e, want)
 	}
 }

@@ -325,18 +325,7 @@ func checkNumberBound(e *ValidationErrors, path string, f float64, tie numberTie
 	if hasTie {
 		got = abbreviate(tie.lit)
 	}
-	var want string
-	switch {
-	case isMin && excl:
-		want = "must be greater than "
-	case isMin:
-		want = "must be at least "
-	case excl:
-		want = "must be less than "
-	default:
-		want = "must be at most "
-	}
-	addErr(e, path, want+formatFloat(b)+", got "+got)
+	addErr(e, path, ProblemBound(got, formatFloat(b), isMin, excl))
 }
 
 // errNarrow says what the narrowing of format excludes.

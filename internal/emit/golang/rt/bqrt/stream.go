@@ -37,14 +37,7 @@ type dataSink struct {
 
 // finish returns the data errors, or validates the decoded value; the error is a
 // ValidationErrors (ErrInvalidData) or nil.
-func (s *dataSink) finish() error {
-	if len(s.d.errs) > 0 {
-		return sealErrs(s.d.errs, s.t)
-	}
-	s.d.trusted = true // decoded by the strict parser: valid UTF-8
-	validateValue(&s.d, s.t, s.v)
-	return sealErrs(s.d.errs, s.t).errOrNil()
-}
+func (s *dataSink) finish() error { return validateDecoded(&s.d, s.t, s.v) }
 
 // parse checks body strictly and returns its shallow tree: for an object, a node
 // with the envelope's members only (data as a kind-only node at p.dataAt, decoded
@@ -137,8 +130,8 @@ func (p *parser) keptScalar(depth int) (*jsonValue, error) {
 }
 
 // decodeStreamAt decodes the value at byte at of p's document, nested in depth
-// arrays and objects, into v (settable, of t's Go type) and, when decoding found no
-// error, validates it. With whole, only whitespace may follow the value. The error
+// arrays and objects, into v (settable, of t's Go type) and validates it
+// (validateDecoded). With whole, only whitespace may follow the value. The error
 // is a *syntaxError (the document is malformed), a ValidationErrors (ErrInvalidData)
 // or nil.
 func decodeStreamAt(p *parser, at, depth int, whole bool, t *Desc, v reflect.Value) error {
@@ -153,12 +146,7 @@ func decodeStreamAt(p *parser, at, depth int, whole bool, t *Desc, v reflect.Val
 			return err
 		}
 	}
-	if len(d.errs) > 0 {
-		return sealErrs(d.errs, t)
-	}
-	d.trusted = true // decoded by the strict parser: valid UTF-8
-	validateValue(d, t, v)
-	return sealErrs(d.errs, t).errOrNil()
+	return validateDecoded(d, t, v)
 }
 
 // peek returns the byte at p.i, or 0 at the end of the input.

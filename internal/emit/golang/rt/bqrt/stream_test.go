@@ -76,11 +76,7 @@ func (*streamKinds) schema() *Desc { return &streamKindsDesc }
 func decodeTree(j *jsonValue, t *Desc, v reflect.Value) error {
 	var d decoder
 	decodeValue(&d, t, v, j)
-	if len(d.errs) > 0 {
-		return d.errs
-	}
-	validateValue(&d, t, v)
-	return d.errs.errOrNil()
+	return validateDecoded(&d, t, v)
 }
 
 // refUnmarshal is Unmarshal as it was: the whole tree first.
