@@ -16,7 +16,7 @@ import (
 func TestFixturesCommand(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "conformance")
 	code, out, errOut := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir)
-	if code != ExitOK || !strings.Contains(out, "55 written, 0 removed, 0 unchanged") {
+	if code != ExitOK || !strings.Contains(out, "31 written, 0 removed, 0 unchanged") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
 	manifest, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
@@ -30,7 +30,7 @@ func TestFixturesCommand(t *testing.T) {
 	if _, err := os.Stat(fixture); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, _ := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir); code != ExitOK || !strings.Contains(out, "0 written, 0 removed, 55 unchanged") {
+	if code, out, _ := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir); code != ExitOK || !strings.Contains(out, "0 written, 0 removed, 31 unchanged") {
 		t.Fatalf("second run: exit %d: %s", code, out)
 	}
 	if code, _, errOut := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir, "--check"); code != ExitOK {
