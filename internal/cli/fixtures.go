@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"math"
+	"runtime/debug"
 
 	"github.com/spf13/pflag"
 
@@ -37,10 +39,29 @@ func runFixtures(e env, regPath, out string, check bool) int {
 	if reg == nil {
 		return code
 	}
-	files, err := fixtures.Generate(reg)
+	var opts fixtures.Options
+	if e.getenv("GOMEMLIMIT") == "" {
+		// bqgen's own soft memory limit (TuneGC), if any, bounds the garbage: the suite
+		// is output, held whole until outdir writes it, so the limit grows by its size
+		// (at 10,000 URNs the manifest alone is over 1 GB, and a heap that stays above
+		// the limit keeps the collector running).
+		if base := debug.SetMemoryLimit(-1); base != math.MaxInt64 {
+			opts.Reserve = func(n int) {
+				debug.SetMemoryLimit(base + int64(n))
+				if raised != nil {
+					raised()
+				}
+			}
+			defer debug.SetMemoryLimit(base)
+		}
+	}
+	files, err := fixtures.GenerateWith(reg, opts)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen fixtures: %s\n", errLine(err))
 		return ExitFindings
 	}
 	return syncDir(e, "fixtures", regPath, out, files, outdir.Options{Ext: ".json", Generated: fixtures.IsGenerated, DryRun: check})
 }
+
+// raised, when set (by tests), is called after fixtures raised the memory limit.
+var raised func()

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -16,7 +18,7 @@ import (
 func TestFixturesCommand(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "conformance")
 	code, out, errOut := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir)
-	if code != ExitOK || !strings.Contains(out, "55 written, 0 removed, 0 unchanged") {
+	if code != ExitOK || !strings.Contains(out, "31 written, 0 removed, 0 unchanged") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
 	manifest, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
@@ -30,7 +32,7 @@ func TestFixturesCommand(t *testing.T) {
 	if _, err := os.Stat(fixture); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, _ := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir); code != ExitOK || !strings.Contains(out, "0 written, 0 removed, 55 unchanged") {
+	if code, out, _ := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir); code != ExitOK || !strings.Contains(out, "0 written, 0 removed, 31 unchanged") {
 		t.Fatalf("second run: exit %d: %s", code, out)
 	}
 	if code, _, errOut := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir, "--check"); code != ExitOK {
@@ -75,5 +77,36 @@ func TestFixturesCommand(t *testing.T) {
 	}
 	if code, _, errOut := run(t, "fixtures", "-r", jsExampleRegistry); code != ExitError || !strings.Contains(errOut, "-o/--out") {
 		t.Fatalf("no -o: exit %d: %s", code, errOut)
+	}
+}
+
+// TestFixturesMemoryLimit: under bqgen's soft memory limit (TuneGC), fixtures raises
+// it by the manifest it holds while it runs and puts it back afterwards; a limit set by
+// GOMEMLIMIT is left alone. Not parallel: it changes a process-wide setting.
+func TestFixturesMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(900 << 20)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	var seen []int64
+	raised = func() { seen = append(seen, debug.SetMemoryLimit(-1)) }
+	t.Cleanup(func() { raised = nil })
+	dir := filepath.Join(t.TempDir(), "conformance")
+	if code, out, errOut := run(t, "fixtures", "-r", jsExampleRegistry, "-o", dir); code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) == 0 || seen[len(seen)-1] < 900<<20+int64(len(manifest)) {
+		t.Errorf("limits while running %v, want the last ≥ 900 MiB + %d", seen, len(manifest))
+	}
+	if l := debug.SetMemoryLimit(-1); l != 900<<20 {
+		t.Errorf("limit after the run %d, want 900 MiB", l)
+	}
+	seen = nil
+	var out, errOut bytes.Buffer
+	e := env{ctx: context.Background(), stdout: &out, stderr: &errOut, lookup: func(k string) string { return map[string]string{"GOMEMLIMIT": "900MiB"}[k] }}
+	if code := runFixtures(e, jsExampleRegistry, dir, false); code != ExitOK || len(seen) != 0 {
+		t.Fatalf("GOMEMLIMIT set: exit %d, limits %v: %s", code, seen, errOut.String())
 	}
 }
