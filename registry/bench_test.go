@@ -3,8 +3,15 @@ package registry
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/babelqueue/bqgen/internal/synth"
 )
 
 // syntheticFields is the data block of every synthetic message: 20 fields mixing every
@@ -99,6 +106,63 @@ func BenchmarkLoad(b *testing.B) {
 				if err != nil || len(ds) > 0 {
 					b.Fatal(err, ds[:min(len(ds), 5)])
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadSynth measures Load on internal/synth's registry of 10,000 URNs, one
+// file per bounded context (501 files, 20 MB): what `bqgen check -r` does (issue 22).
+func BenchmarkLoadSynth(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		files := synth.Files(synth.Options{Messages: n})
+		size := 0
+		for _, f := range files {
+			size += len(f)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, ds, err := LoadFiles(context.Background(), files)
+				if err != nil || len(ds) > 0 {
+					b.Fatal(err, ds[:min(len(ds), 5)])
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkYAMLFloor is the floor under BenchmarkLoadSynth: yaml.v3 alone decoding the
+// same files into yaml.Node trees, on GOMAXPROCS goroutines, and nothing else.
+func BenchmarkYAMLFloor(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		files := synth.Files(synth.Options{Messages: n})
+		var all [][]byte
+		size := 0
+		for _, f := range files {
+			all = append(all, f)
+			size += len(f)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				var next atomic.Int64
+				var wg sync.WaitGroup
+				for range runtime.GOMAXPROCS(0) {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
+							var doc yaml.Node
+							if err := yaml.Unmarshal(all[i], &doc); err != nil {
+								b.Error(err)
+							}
+						}
+					}()
+				}
+				wg.Wait()
 			}
 		})
 	}
