@@ -123,12 +123,14 @@ func BenchmarkLoadSynth(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
+			cpu := processCPU()
 			for b.Loop() {
 				_, ds, err := LoadFiles(context.Background(), files)
 				if err != nil || len(ds) > 0 {
 					b.Fatal(err, ds[:min(len(ds), 5)])
 				}
 			}
+			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-sec/op")
 		})
 	}
 }
@@ -147,6 +149,7 @@ func BenchmarkYAMLFloor(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
+			cpu := processCPU()
 			for b.Loop() {
 				var next atomic.Int64
 				var wg sync.WaitGroup
@@ -164,6 +167,7 @@ func BenchmarkYAMLFloor(b *testing.B) {
 				}
 				wg.Wait()
 			}
+			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-sec/op")
 		})
 	}
 }
