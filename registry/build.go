@@ -115,6 +115,24 @@ func (l *loader) hasErrors() bool {
 // duplicate key (the first one wins), a non-finite number (left out) — are reported
 // and the rules run as usual. When any error stands, no registry is returned.
 func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagnostics, error) {
+	var key [32]byte
+	if o.cache != nil {
+		key = sourcesKey(srcs)
+		if o.goNames == nil {
+			if last := o.cache.same(key); last != nil {
+				return last.reg, append(Diagnostics(nil), last.diags...), nil
+			}
+		}
+	}
+	reg, ds, err := loadFresh(ctx, srcs, o)
+	if err == nil && o.cache != nil {
+		o.cache.remember(key, reg, ds)
+	}
+	return reg, ds, err
+}
+
+// loadFresh is load without the Cache's shortcut for the files of its last load.
+func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, Diagnostics, error) {
 	l := &loader{
 		reg:      &model.Registry{Version: 1},
 		msgs:     map[string]*model.Message{},
