@@ -788,7 +788,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			}
 			for _, e := range ps.entries {
 				p := &model.Property{Name: e.key, Pos: e.keyPos}
-				p.Schema = l.schema(e.val, fmt.Sprintf("field %q", e.key), false)
+				p.Schema = l.schema(e.val, "field "+strconv.Quote(e.key), false)
 				if l.skip[p.Schema] {
 					l.brokenPos[p.Pos] = true
 				}

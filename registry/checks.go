@@ -507,7 +507,7 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 			if !snakeRe.MatchString(p.Name) {
 				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), snakeHint(p.Name, s))
 			}
-			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
+			l.walkRules(p.Schema, p.Name, "field "+strconv.Quote(p.Name), p.Pos)
 		}
 	}
 	if s.Items != nil {
