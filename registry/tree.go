@@ -17,7 +17,7 @@ import (
 )
 
 // tkind is the JSON kind of a tree node.
-type tkind int
+type tkind uint8
 
 const (
 	tNull tkind = iota
@@ -30,22 +30,26 @@ const (
 
 // tnode is a YAML value converted to JSON's data model, with positions. Aliases are
 // expanded by sharing: an aliased subtree is one *tnode referred to several times.
+// The small fields come first, together: a registry of 10,000 URNs has ~4 million
+// nodes, and 160 bytes each instead of 192 is a sixth less of the trees' memory.
 type tnode struct {
-	kind    tkind
+	kind   tkind
+	b      bool
+	bad    bool // a non-finite number (BQ023), reported and left out of the tree
+	plain  bool // a plain scalar (not quoted, no tag): YAML 1.1 may read it otherwise
+	shared bool // on a file's root: some subtrees are shared (anchors were used)
+	// textChecked: checkText has visited this node (aliases share nodes).
+	textChecked bool
+	// size is the number of nodes in the expanded subtree, this one included: at most
+	// the nodes of a file (MaxFileSize) plus what its aliases add (MaxNodes).
+	size    int32
+	height  int32 // nesting depth of the expanded subtree (MaxDepth)
 	pos     model.Pos
 	entries []tentry // tMap, in source order
 	items   []*tnode // tSeq
 	str     string   // tStr
 	num     json.Number
-	b       bool
-	size    int    // nodes in the expanded subtree, this one included
-	height  int    // nesting depth of the expanded subtree
-	bad     bool   // a non-finite number (BQ023), reported and left out of the tree
-	plain   bool   // a plain scalar (not quoted, no tag): YAML 1.1 may read it otherwise
 	lit     string // the text of a plain scalar that is not a string (0777, 1e3, true)
-	shared  bool   // on a file's root: some subtrees are shared (anchors were used)
-
-	textChecked bool // checkText has visited this node (aliases share nodes)
 	// unsure holds, for a field schema with a format error, the keywords the error
 	// leaves in doubt ("*": all); the rules that read them skip it (isolate).
 	unsure map[string]bool
@@ -406,13 +410,13 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 		}
 		// Budget what aliases add, not what the author wrote (the file size bounds
 		// that): every use of an alias adds its expanded subtree once more.
-		c.expanded += t.size
+		c.expanded += int(t.size)
 		if c.expanded > MaxNodes {
 			c.fail(n, fmt.Sprintf("alias *%s makes the file's aliases expand to more than %d YAML nodes", n.Value, MaxNodes),
 				"reuse schemas through `types:` instead of YAML aliases")
 			return nil
 		}
-		if depth-1+t.height > MaxDepth {
+		if depth-1+int(t.height) > MaxDepth {
 			c.fail(n, fmt.Sprintf("alias *%s nests values deeper than %d levels", n.Value, MaxDepth),
 				"flatten the schema with named types (`types:`)")
 			return nil
