@@ -32,7 +32,7 @@ test: node-tools
 # bqgen binary to build its output in the same run), the CLI end to end (bench
 # BenchmarkCLI, each command also run by a build of 6a70da9 taken from the git history,
 # with ratios) and generated code vs map[string]any + encoding/json (examples/events).
-# About 10-20 minutes on 2 cores.
+# About 5-10 minutes on 2 cores before BenchmarkCLI ran the baseline too.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
