@@ -37,7 +37,7 @@ func bqgen(b *testing.B) string {
 			binary = bin
 			return
 		}
-		dir, err := os.MkdirTemp("", "bqgen-bench-")
+		dir, err := tempDir("bqgen-bench-")
 		if err != nil {
 			buildErr = err
 			return
@@ -78,7 +78,7 @@ func baselineBinary(b *testing.B) string {
 				baselineCommit, strings.TrimSpace(string(out)))
 			return
 		}
-		dir, err := os.MkdirTemp("", "bqgen-bench-base-")
+		dir, err := tempDir("bqgen-bench-base-")
 		if err != nil {
 			baseErr = err
 			return
@@ -121,6 +121,34 @@ func baselineBinary(b *testing.B) string {
 		b.Fatal(baseErr)
 	}
 	return baseBinary
+}
+
+// tempDirs are the directories of the binaries built by this test process, removed
+// by TestMain when it ends.
+var (
+	tempMu   sync.Mutex
+	tempDirs []string
+)
+
+// tempDir makes a directory that TestMain removes when the test process ends.
+func tempDir(pattern string) (string, error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err == nil {
+		tempMu.Lock()
+		tempDirs = append(tempDirs, dir)
+		tempMu.Unlock()
+	}
+	return dir, err
+}
+
+// TestMain runs the benchmarks and removes the binaries (and the baseline's source
+// tree) they built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range tempDirs {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
 }
 
 // goBuild builds cmd/bqgen of the module in dir into the file out.
