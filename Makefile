@@ -29,8 +29,10 @@ test: node-tools
 # Every benchmark (docs/performance.md): generator (internal/synth: load+check, Go,
 # JSON Schema for 100/1,000/10,000 URNs), go build of the generated package
 # (bench BenchmarkGoBuild: the generated tree; set BQGEN_BENCH_BASELINE to an older
-# bqgen binary to build its output in the same run) and generated code vs map[string]any +
-# encoding/json (examples/events). About 5-10 minutes on 2 cores.
+# bqgen binary to build its output in the same run), the CLI end to end (bench
+# BenchmarkCLI, each command also run by a build of 6a70da9 taken from the git history,
+# with ratios) and generated code vs map[string]any + encoding/json (examples/events).
+# About 5-10 minutes on 2 cores before BenchmarkCLI ran the baseline too.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 

@@ -21,11 +21,15 @@ var (
 	buildOnce sync.Once
 	binary    string
 	buildErr  error
+
+	baseOnce   sync.Once
+	baseBinary string
+	baseErr    error  // the build failed
+	baseSkip   string // why there is no baseline (no git history)
 )
 
 // bqgen builds cmd/bqgen once per test process and returns the binary's path; the
-// environment variable BQGEN_BENCH_BINARY names another binary to time instead (an
-// older build, for a before/after comparison with benchstat).
+// environment variable BQGEN_BENCH_BINARY names another binary to time instead.
 func bqgen(b *testing.B) string {
 	b.Helper()
 	buildOnce.Do(func() {
@@ -33,21 +37,132 @@ func bqgen(b *testing.B) string {
 			binary = bin
 			return
 		}
-		dir, err := os.MkdirTemp("", "bqgen-bench-")
+		dir, err := tempDir("bqgen-bench-")
 		if err != nil {
 			buildErr = err
 			return
 		}
 		binary = filepath.Join(dir, "bqgen")
-		out, err := exec.Command("go", "build", "-o", binary, "github.com/babelqueue/bqgen/cmd/bqgen").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		buildErr = goBuild(".", binary)
 	})
 	if buildErr != nil {
 		b.Fatal(buildErr)
 	}
 	return binary
+}
+
+// baselineCommit is the build the CLI benchmarks compare with: main when issue 22
+// (scale) was filed, whose numbers that issue's targets are ratios of.
+const baselineCommit = "6a70da9"
+
+// baselineBinary returns the path of bqgen built from baselineCommit, built once per
+// test process: the commit's tree is taken from this repository's history with `git
+// archive` into a temporary directory and built there with the module cache of this
+// machine. BQGEN_BENCH_CLI_BASELINE names a binary to use instead (a build of
+// another commit, or the same one built earlier). Without git or without the commit
+// in the history (a shallow clone, a source archive) the benchmark is skipped,
+// saying so; a failing build fails it.
+func baselineBinary(b *testing.B) string {
+	b.Helper()
+	baseOnce.Do(func() {
+		if bin := os.Getenv("BQGEN_BENCH_CLI_BASELINE"); bin != "" {
+			baseBinary = bin
+			return
+		}
+		if _, err := exec.LookPath("git"); err != nil {
+			baseSkip = "no git on PATH to build the baseline " + baselineCommit + "; set BQGEN_BENCH_CLI_BASELINE to a bqgen binary built from it"
+			return
+		}
+		if out, err := exec.Command("git", "cat-file", "-e", baselineCommit+"^{commit}").CombinedOutput(); err != nil {
+			baseSkip = fmt.Sprintf("commit %s is not in this repository's git history (%s); fetch it (git fetch --unshallow) or set BQGEN_BENCH_CLI_BASELINE to a bqgen binary built from it",
+				baselineCommit, strings.TrimSpace(string(out)))
+			return
+		}
+		dir, err := tempDir("bqgen-bench-base-")
+		if err != nil {
+			baseErr = err
+			return
+		}
+		top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+		if err != nil {
+			baseErr = fmt.Errorf("git rev-parse --show-toplevel: %v", err)
+			return
+		}
+		// Run at the top: in a subdirectory git archive takes only that directory.
+		archive := exec.Command("git", "archive", "--format=tar", baselineCommit)
+		archive.Dir = strings.TrimSpace(string(top))
+		extract := exec.Command("tar", "-x", "-C", dir)
+		extract.Stdin, err = archive.StdoutPipe()
+		if err != nil {
+			baseErr = err
+			return
+		}
+		var stderr strings.Builder
+		archive.Stderr, extract.Stderr = &stderr, &stderr
+		if err := extract.Start(); err != nil {
+			baseErr = err
+			return
+		}
+		if err := archive.Run(); err != nil {
+			baseErr = fmt.Errorf("git archive %s: %v\n%s", baselineCommit, err, stderr.String())
+			return
+		}
+		if err := extract.Wait(); err != nil {
+			baseErr = fmt.Errorf("tar -x: %v\n%s", err, stderr.String())
+			return
+		}
+		baseBinary = filepath.Join(dir, "bqgen")
+		baseErr = goBuild(dir, baseBinary)
+	})
+	if baseSkip != "" {
+		b.Skip(baseSkip)
+	}
+	if baseErr != nil {
+		b.Fatal(baseErr)
+	}
+	return baseBinary
+}
+
+// tempDirs are the directories of the binaries built by this test process, removed
+// by TestMain when it ends.
+var (
+	tempMu   sync.Mutex
+	tempDirs []string
+)
+
+// tempDir makes a directory that TestMain removes when the test process ends.
+func tempDir(pattern string) (string, error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err == nil {
+		tempMu.Lock()
+		tempDirs = append(tempDirs, dir)
+		tempMu.Unlock()
+	}
+	return dir, err
+}
+
+// TestMain runs the benchmarks and removes the binaries (and the baseline's source
+// tree) they built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range tempDirs {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// goBuild builds cmd/bqgen of the module in dir into the file out.
+func goBuild(dir, out string) error {
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/bqgen")
+	if dir == "." {
+		cmd.Args[len(cmd.Args)-1] = "github.com/babelqueue/bqgen/cmd/bqgen"
+	}
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	if o, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build in %s: %v\n%s", dir, err, o)
+	}
+	return nil
 }
 
 // writeRegistry writes the synthetic registry of n URNs (evolved: its next version)
@@ -65,14 +180,17 @@ func writeRegistry(b *testing.B, dir string, n int, evolved bool) string {
 	return dir
 }
 
-// run runs bqgen with args and returns its CPU time (user+system) and peak RSS. An
-// exit code other than wantExit fails the benchmark.
-func run(b *testing.B, wantExit int, args ...string) (cpu time.Duration, peakKiB int64) {
+// run runs the bqgen binary bin with args and returns its wall time, CPU time
+// (user+system) and peak RSS in KiB. An exit code other than wantExit fails the
+// benchmark.
+func run(b *testing.B, bin string, wantExit int, args ...string) (wall, cpu time.Duration, peakKiB int64) {
 	b.Helper()
-	cmd := exec.Command(bqgen(b), args...)
+	cmd := exec.Command(bin, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	start := time.Now()
 	err := cmd.Run()
+	wall = time.Since(start)
 	code := 0
 	if err != nil {
 		ee, ok := err.(*exec.ExitError)
@@ -82,20 +200,57 @@ func run(b *testing.B, wantExit int, args ...string) (cpu time.Duration, peakKiB
 		code = ee.ExitCode()
 	}
 	if code != wantExit {
-		b.Fatalf("bqgen %s: exit %d, want %d\n%s", strings.Join(args, " "), code, wantExit, stderr.String())
+		b.Fatalf("%s %s: exit %d, want %d\n%s", bin, strings.Join(args, " "), code, wantExit, stderr.String())
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return cpu, ru.Maxrss
+	return wall, cpu, ru.Maxrss
 }
 
-// BenchmarkCLI times bqgen end to end, as a separate process on registries on disk:
-// generate (a fresh output directory each time), jsonschema, check, and diff of the
-// evolved registry against the original (exit 1: it has breaking changes). Besides
-// sec/op (wall) it reports cpu-sec/op (user+system) and peak-MiB (the largest peak
-// RSS of the runs). Issue 6's targets, on 2 cores: generate 1,000 URNs ≤ 1 s and
-// 10,000 ≤ 10 s in ≤ 1 GiB; check and diff on 10,000 ≤ 2 s. Issue 19's: fixtures 1,000 ≤ 2 s,
-// 10,000 ≤ 20 s; its sub-benchmarks also report the output size, out-MiB.
+// paths are the files one size of BenchmarkCLI works on: the synthetic registry
+// (reg), its next version (next, internal/synth's Evolve) and an output directory.
+type paths struct{ reg, next, out string }
+
+// cliCase is one command BenchmarkCLI times. A case is added by appending to
+// cliCases; every case runs at every size of sizes, for the binary of this tree and
+// the baseline's, interleaved.
+type cliCase struct {
+	name string
+	exit int                    // the exit code every run must end with
+	args func(p paths) []string // the command line
+	// prepare, when set, runs before each run of either binary, untimed; by default
+	// the output directory is removed (a run from scratch).
+	prepare func(b *testing.B, p paths)
+	// metrics, when set, runs after the last run of this tree's binary and may report
+	// more metrics (the output's size).
+	metrics func(b *testing.B, p paths)
+}
+
+// cliCases are the commands of BenchmarkCLI.
+var cliCases = []cliCase{
+	{name: "generate", args: func(p paths) []string { return []string{"generate", "-r", p.reg, "-o", p.out} }},
+	{name: "jsonschema", args: func(p paths) []string { return []string{"jsonschema", "-r", p.reg, "-o", p.out} }},
+	{name: "check", args: func(p paths) []string { return []string{"check", "-r", p.reg} }},
+	{name: "fixtures", args: func(p paths) []string { return []string{"fixtures", "-r", p.reg, "-o", p.out} },
+		metrics: func(b *testing.B, p paths) { b.ReportMetric(float64(dirSize(b, p.out))/(1<<20), "out-MiB") }},
+	// diff of a pull request: the evolved registry against the original (exit 1: it
+	// has breaking changes); diff-self: the registry against itself (issue 22's).
+	{name: "diff", exit: 1, args: func(p paths) []string { return []string{"diff", "-r", p.next, "--against", p.reg} }},
+	{name: "diff-self", args: func(p paths) []string { return []string{"diff", "-r", p.reg, "--against", p.reg} }},
+}
+
+// BenchmarkCLI times bqgen end to end, as a separate process on registries on disk,
+// for every case of cliCases at every size, and in the same run the baseline build
+// (baselineBinary: commit baselineCommit, built from this repository's history), the
+// two interleaved run by run so that both see the same load of a shared machine.
+// sec/op is this tree's wall time; it also reports cpu-sec/op (user+system) and
+// peak-MiB (the largest peak RSS of its runs), the baseline's base-sec/op,
+// base-cpu-sec/op and base-peak-MiB, and the ratios x-base (wall) and cpu-x-base
+// (CPU), this tree's over the baseline's. Targets (docs/performance.md): issue 6's on
+// 2 cores, generate 1,000 URNs ≤ 1 s and 10,000 ≤ 10 s in ≤ 1 GiB; issue 19's,
+// fixtures 1,000 ≤ 2 s, 10,000 ≤ 20 s; issue 22's at 10,000 URNs, check ≤ 1 s and
+// ≤ 0.25 x-base, diff ≤ 2 s, generate ≤ 5 s and ≤ 0.3 x-base, jsonschema ≤ 4 s,
+// peak RSS ≤ 1 GiB, and every command ≤ 0.5 s at 1,000 URNs.
 func BenchmarkCLI(b *testing.B) {
 	root := b.TempDir()
 	// generate takes the import path of its output from the nearest go.mod.
@@ -106,30 +261,14 @@ func BenchmarkCLI(b *testing.B) {
 		// The registries of size n, written by the first sub-benchmark of that size
 		// that -bench selects.
 		var once sync.Once
-		var reg, next string
-		out := filepath.Join(root, fmt.Sprint(n), "out")
-		cases := []struct {
-			name string
-			exit int
-			args func() []string // reg and next are written when it is called
-		}{
-			{"generate", 0, func() []string { return []string{"generate", "-r", reg, "-o", out} }},
-			{"jsonschema", 0, func() []string { return []string{"jsonschema", "-r", reg, "-o", out} }},
-			{"check", 0, func() []string { return []string{"check", "-r", reg} }},
-			{"fixtures", 0, func() []string { return []string{"fixtures", "-r", reg, "-o", out} }},
-			{"diff", 1, func() []string { return []string{"diff", "-r", next, "--against", reg} }},
-		}
-		for _, c := range cases {
+		p := paths{out: filepath.Join(root, fmt.Sprint(n), "out")}
+		for _, c := range cliCases {
 			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
-				bqgen(b) // built before the first timed run
 				once.Do(func() {
-					reg = writeRegistry(b, filepath.Join(root, fmt.Sprint(n), "old"), n, false)
-					next = writeRegistry(b, filepath.Join(root, fmt.Sprint(n), "new"), n, true)
+					p.reg = writeRegistry(b, filepath.Join(root, fmt.Sprint(n), "old"), n, false)
+					p.next = writeRegistry(b, filepath.Join(root, fmt.Sprint(n), "new"), n, true)
 				})
-				timeRuns(b, out, c.exit, c.args())
-				if c.name == "fixtures" {
-					b.ReportMetric(float64(dirSize(b, out))/(1<<20), "out-MiB")
-				}
+				timeRuns(b, c, p)
 			})
 		}
 	}
@@ -157,30 +296,54 @@ func dirSize(b *testing.B, dir string) int64 {
 	return n
 }
 
-// timeRuns runs bqgen with args b.N times (out removed before each run) and reports
-// cpu-sec/op and peak-MiB beside sec/op.
-func timeRuns(b *testing.B, out string, exit int, args []string) {
+// timeRuns runs case c on p b.N times with this tree's binary and as often with the
+// baseline's, interleaved (the baseline first, untimed), and reports the metrics of
+// BenchmarkCLI.
+func timeRuns(b *testing.B, c cliCase, p paths) {
 	b.Helper()
+	bin, base := bqgen(b), baselineBinary(b)
+	prepare := c.prepare
+	if prepare == nil {
+		prepare = func(b *testing.B, p paths) {
+			if err := os.RemoveAll(p.out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	args := c.args(p)
+	var cpu, baseWall, baseCPU time.Duration
+	var peak, basePeak int64
 	b.ResetTimer()
-	var cpu time.Duration
-	var peak int64
 	for b.Loop() {
 		b.StopTimer()
-		if err := os.RemoveAll(out); err != nil {
-			b.Fatal(err)
-		}
+		prepare(b, p)
+		w, t, rss := run(b, base, c.exit, args...)
+		baseWall, baseCPU, basePeak = baseWall+w, baseCPU+t, max(basePeak, rss)
+		prepare(b, p)
 		b.StartTimer()
-		t, rss := run(b, exit, args...)
+		_, t, rss = run(b, bin, c.exit, args...)
 		cpu += t
 		peak = max(peak, rss)
 	}
-	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-sec/op")
+	b.StopTimer()
+	wall := b.Elapsed()
+	n := float64(b.N)
+	b.ReportMetric(cpu.Seconds()/n, "cpu-sec/op")
 	b.ReportMetric(float64(peak)/1024, "peak-MiB")
+	b.ReportMetric(baseWall.Seconds()/n, "base-sec/op")
+	b.ReportMetric(baseCPU.Seconds()/n, "base-cpu-sec/op")
+	b.ReportMetric(float64(basePeak)/1024, "base-peak-MiB")
+	b.ReportMetric(wall.Seconds()/baseWall.Seconds(), "x-base")
+	b.ReportMetric(cpu.Seconds()/baseCPU.Seconds(), "cpu-x-base")
+	if c.metrics != nil {
+		c.metrics(b, p)
+	}
 }
 
 // BenchmarkCLIOneFile is BenchmarkCLI's generate, check and diff on the 10,000-URN
 // registry written as one file (19 MB; issue 13, item 11: refused by the alias budget
-// and the 16 MiB cap before). Every run must succeed (diff: exit 1, breaking changes).
+// and the 16 MiB cap before), with the same metrics and baseline. Every run must
+// succeed (diff: exit 1, breaking changes).
 func BenchmarkCLIOneFile(b *testing.B) {
 	const n = 10000
 	root := b.TempDir()
@@ -195,19 +358,11 @@ func BenchmarkCLIOneFile(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	out := filepath.Join(root, "out")
-	for _, c := range []struct {
-		name string
-		exit int
-		args []string
-	}{
-		{"generate", 0, []string{"generate", "-r", reg, "-o", out}},
-		{"check", 0, []string{"check", "-r", reg}},
-		{"diff", 1, []string{"diff", "-r", next, "--against", reg}},
-	} {
-		b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
-			bqgen(b) // built before the first timed run
-			timeRuns(b, out, c.exit, c.args)
-		})
+	p := paths{reg: reg, next: next, out: filepath.Join(root, "out")}
+	for _, c := range cliCases {
+		if c.name != "generate" && c.name != "check" && c.name != "diff" {
+			continue
+		}
+		b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) { timeRuns(b, c, p) })
 	}
 }

@@ -3,8 +3,17 @@ package registry
 import (
 	"context"
 	"fmt"
+	"maps"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/babelqueue/bqgen/internal/synth"
 )
 
 // syntheticFields is the data block of every synthetic message: 20 fields mixing every
@@ -102,4 +111,60 @@ func BenchmarkLoad(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchSynth runs op(files) b.N times in a sub-benchmark per size (1,000 and 10,000
+// URNs) of internal/synth's registry, one file per bounded context, reporting bytes,
+// allocations and cpu-sec/op (the process's CPU time per op, all goroutines).
+func benchSynth(b *testing.B, op func(b *testing.B, files map[string][]byte)) {
+	for _, n := range []int{1000, 10000} {
+		files := synth.Files(synth.Options{Messages: n})
+		size := 0
+		for _, f := range files {
+			size += len(f)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			cpu := processCPU()
+			for b.Loop() {
+				op(b, files)
+			}
+			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-sec/op")
+		})
+	}
+}
+
+// BenchmarkLoadSynth measures LoadFiles on internal/synth's registry (at 10,000 URNs
+// 501 files, 20 MB): what `bqgen check -r` does but reading and printing (issue 22).
+func BenchmarkLoadSynth(b *testing.B) {
+	benchSynth(b, func(b *testing.B, files map[string][]byte) {
+		_, ds, err := LoadFiles(context.Background(), files)
+		if err != nil || len(ds) > 0 {
+			b.Fatal(err, ds[:min(len(ds), 5)])
+		}
+	})
+}
+
+// BenchmarkYAMLFloor is the floor under BenchmarkLoadSynth: yaml.v3 alone decoding the
+// same files into yaml.Node trees, on GOMAXPROCS goroutines, and nothing else.
+func BenchmarkYAMLFloor(b *testing.B) {
+	benchSynth(b, func(b *testing.B, files map[string][]byte) {
+		all := slices.Collect(maps.Values(files))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
+					var doc yaml.Node
+					if err := yaml.Unmarshal(all[i], &doc); err != nil {
+						b.Error(err)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	})
 }

@@ -115,6 +115,24 @@ func (l *loader) hasErrors() bool {
 // duplicate key (the first one wins), a non-finite number (left out) — are reported
 // and the rules run as usual. When any error stands, no registry is returned.
 func load(ctx context.Context, srcs []source, o options) (*model.Registry, Diagnostics, error) {
+	var key [32]byte
+	if o.cache != nil {
+		key = sourcesKey(srcs)
+		if o.goNames == nil {
+			if last := o.cache.same(key); last != nil {
+				return last.reg, append(Diagnostics(nil), last.diags...), nil
+			}
+		}
+	}
+	reg, ds, err := loadFresh(ctx, srcs, o)
+	if err == nil && o.cache != nil {
+		o.cache.remember(key, reg, ds)
+	}
+	return reg, ds, err
+}
+
+// loadFresh is load without the Cache's shortcut for the files of its last load.
+func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, Diagnostics, error) {
 	l := &loader{
 		reg:      &model.Registry{Version: 1},
 		msgs:     map[string]*model.Message{},
@@ -770,7 +788,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			}
 			for _, e := range ps.entries {
 				p := &model.Property{Name: e.key, Pos: e.keyPos}
-				p.Schema = l.schema(e.val, fmt.Sprintf("field %q", e.key), false)
+				p.Schema = l.schema(e.val, "field "+strconv.Quote(e.key), false)
 				if l.skip[p.Schema] {
 					l.brokenPos[p.Pos] = true
 				}

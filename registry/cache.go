@@ -2,9 +2,11 @@ package registry
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"sync"
 
 	"github.com/babelqueue/bqgen/internal/gonames"
+	"github.com/babelqueue/bqgen/internal/model"
 )
 
 // Cache hands the parsed trees of registry files from one Load to the next, by
@@ -18,8 +20,75 @@ import (
 // unchanged, and parsing and the format check are most of a load's time. A Cache
 // holds the trees (about ten times the size of the YAML) until they are taken or it
 // is dropped; files over maxCachedFile are not kept. It is safe for concurrent use.
+//
+// A Cache also remembers the last registry loaded through it without errors. A later
+// Load or LoadFiles given the same Cache and the same files — the same names, in the
+// same order, with the same bytes — returns that registry and its diagnostics
+// instead of loading them again (`bqgen diff -r R --against R`, or a directory
+// compared with a copy of itself): what a load of those files returns but for the
+// Go-name findings (BQ030, BQ053), which are those of the first load whatever
+// WithoutGoNames says. Both callers then hold the same *model.Registry, which neither
+// may modify. A load that asks for WithGoNames never takes it.
 type Cache struct {
 	files sync.Map // [sha256.Size]byte of the content → *tnode
+
+	mu   sync.Mutex
+	last *loaded // the last load without errors
+}
+
+// loaded is a registry a Load returned, with what identifies its input.
+type loaded struct {
+	key   [sha256.Size]byte // sourcesKey of its files
+	reg   *model.Registry
+	diags Diagnostics
+}
+
+// sourcesKey identifies a load's input: every file's name and content, in order.
+func sourcesKey(srcs []source) [sha256.Size]byte {
+	h := sha256.New()
+	var n [8]byte
+	for _, s := range srcs {
+		for _, part := range [][]byte{[]byte(s.name), s.data} {
+			binary.LittleEndian.PutUint64(n[:], uint64(len(part)))
+			h.Write(n[:])
+			h.Write(part)
+		}
+		if s.skip {
+			h.Write([]byte{1})
+		} else {
+			h.Write([]byte{0})
+		}
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// same returns the registry and diagnostics of the last load through c when it read
+// the files with key k, else nil. The trees c holds are dropped then: the load they
+// were kept for is not done.
+func (c *Cache) same(k [sha256.Size]byte) *loaded {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	last := c.last
+	c.mu.Unlock()
+	if last == nil || last.key != k {
+		return nil
+	}
+	c.files.Clear()
+	return last
+}
+
+// remember records reg and diags as the load of the files with key k.
+func (c *Cache) remember(k [sha256.Size]byte, reg *model.Registry, diags Diagnostics) {
+	if c == nil || reg == nil {
+		return
+	}
+	c.mu.Lock()
+	c.last = &loaded{key: k, reg: reg, diags: diags}
+	c.mu.Unlock()
 }
 
 // maxCachedFile is the largest file, in bytes, whose tree a Cache keeps (2 MiB). A

@@ -161,3 +161,49 @@ func TestWithGoNames(t *testing.T) {
 		t.Errorf("registry with errors: names %v (err %v), want nil", none, err)
 	}
 }
+
+// TestCacheSameFiles: a load through a Cache of exactly the files of the last load
+// without errors through it returns that registry and its diagnostics (the second
+// load of `bqgen diff -r R --against R`); other names, other bytes, a load that
+// wants Go names, or a last load with errors load afresh.
+func TestCacheSameFiles(t *testing.T) {
+	ctx := context.Background()
+	files := cacheFiles("", "", false)
+	c := NewCache()
+	first, ds, err := LoadFiles(ctx, files, WithCache(c))
+	if err != nil || first == nil || len(ds) != 1 || ds[0].Rule != RuleSnakeCase {
+		t.Fatalf("first load: %v %v (want one BQ031)", err, ds)
+	}
+	again, ds2, err := LoadFiles(ctx, files, WithCache(c), WithoutGoNames())
+	if err != nil || again != first || !reflect.DeepEqual(ds, ds2) {
+		t.Fatalf("the same files: got registry %p (want %p), diagnostics %v, err %v", again, first, ds2, err)
+	}
+	fresh, _, _ := LoadFiles(ctx, files)
+	if !reflect.DeepEqual(fresh, again) {
+		t.Error("the registry of the shortcut differs from a fresh load's")
+	}
+	for name, other := range map[string]map[string][]byte{
+		"renamed":     cacheFiles("x/", "", false),
+		"other bytes": cacheFiles("", "# edited\n", false),
+	} {
+		reg, _, err := LoadFiles(ctx, other, WithCache(c))
+		if err != nil || reg == nil || reg == first {
+			t.Errorf("%s: got %p, err %v; want a registry of its own", name, reg, err)
+		}
+	}
+	// The last load was "other bytes"; loading it again wanting Go names loads afresh.
+	var names *gonames.Names
+	last, _, _ := LoadFiles(ctx, cacheFiles("", "# edited\n", false), WithCache(c))
+	reg, _, _ := LoadFiles(ctx, cacheFiles("", "# edited\n", false), WithCache(c), WithGoNames(&names))
+	if reg == last || names == nil {
+		t.Errorf("WithGoNames: got the remembered registry (%v) or no names (%v)", reg == last, names == nil)
+	}
+	// A load with errors is not remembered.
+	bad := cacheFiles("", "", true)
+	if reg, ds, _ := LoadFiles(ctx, bad, WithCache(c)); reg != nil || !ds.HasErrors() {
+		t.Fatalf("bidi: want errors, got %v", ds)
+	}
+	if reg, ds, _ := LoadFiles(ctx, bad, WithCache(c)); reg != nil || !ds.HasErrors() {
+		t.Errorf("bidi again: want the errors again, got %v", ds)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -154,19 +155,61 @@ func isClassName(urn string) bool {
 
 // checkRules runs the registry rules (docs/rules.md) that need the resolved model.
 func checkRules(l *loader) {
-	for _, m := range l.reg.Messages {
-		l.curLint = m.Lint
-		l.checkURN(m)
-		l.walkRules(m.Data, "", fmt.Sprintf("the data of message %q", m.URN), m.Pos)
-	}
+	msgs, types := l.reg.Messages, l.reg.Types
+	l.inParallel(len(msgs)+len(types), func(w *loader, i int) {
+		if i < len(msgs) {
+			m := msgs[i]
+			w.curLint = m.Lint
+			w.checkURN(m)
+			w.walkRules(m.Data, "", fmt.Sprintf("the data of message %q", m.URN), m.Pos)
+			return
+		}
+		t := types[i-len(msgs)]
+		w.curLint = nil
+		w.walkRules(t.Schema, "", fmt.Sprintf("type %q", t.Name), t.Pos)
+	})
 	l.curLint = nil
-	for _, t := range l.reg.Types {
-		l.walkRules(t.Schema, "", fmt.Sprintf("type %q", t.Name), t.Pos)
-	}
 	checkCopiedEnums(l)
 	checkSupersedesCycles(l)
 	checkPII(l)
 	checkVersioning(l)
+}
+
+// ruleChunk is how many items inParallel hands a worker at a time: a message's rules
+// take ~0.1 ms, so a chunk is worth a channel operation.
+const ruleChunk = 32
+
+// inParallel runs check(w, i) for every i in [0, n) on up to GOMAXPROCS goroutines
+// and leaves in l.diags what they report in the order a loop over i on l reports it,
+// whatever the number of goroutines and their timing (the chunks' reports are joined
+// in order of i). Each goroutine's w is a copy of l that reports into a list of its
+// own, so check must only read the loader and the model besides calling w.report
+// (and setting w.curLint): checkURN and walkRules, whose shared caches (the
+// patterns of examples, formatSchemas) are safe for concurrent use. Any other write
+// to the loader would be lost or race.
+func (l *loader) inParallel(n int, check func(w *loader, i int)) {
+	chunks := (n + ruleChunk - 1) / ruleChunk
+	out := make([][]pending, chunks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), chunks) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := *l
+			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
+				w.diags = nil
+				for i := c * ruleChunk; i < min(n, (c+1)*ruleChunk); i++ {
+					check(&w, i)
+				}
+				out[c] = w.diags
+			}
+		}()
+	}
+	wg.Wait()
+	for _, ds := range out {
+		l.diags = append(l.diags, ds...)
+	}
 }
 
 // badURN reports whether checkURN reports urn under BQ010, BQ011 or BQ012.
@@ -464,7 +507,7 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 			if !snakeRe.MatchString(p.Name) {
 				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), snakeHint(p.Name, s))
 			}
-			l.walkRules(p.Schema, p.Name, fmt.Sprintf("field %q", p.Name), p.Pos)
+			l.walkRules(p.Schema, p.Name, "field "+strconv.Quote(p.Name), p.Pos)
 		}
 	}
 	if s.Items != nil {

@@ -17,7 +17,7 @@ import (
 )
 
 // tkind is the JSON kind of a tree node.
-type tkind int
+type tkind uint8
 
 const (
 	tNull tkind = iota
@@ -30,22 +30,26 @@ const (
 
 // tnode is a YAML value converted to JSON's data model, with positions. Aliases are
 // expanded by sharing: an aliased subtree is one *tnode referred to several times.
+// The small fields come first, together: a registry of 10,000 URNs has ~4 million
+// nodes, and 160 bytes each instead of 192 is a sixth less of the trees' memory.
 type tnode struct {
-	kind    tkind
+	kind   tkind
+	b      bool
+	bad    bool // a non-finite number (BQ023), reported and left out of the tree
+	plain  bool // a plain scalar (not quoted, no tag): YAML 1.1 may read it otherwise
+	shared bool // on a file's root: some subtrees are shared (anchors were used)
+	// textChecked: checkText has visited this node (aliases share nodes).
+	textChecked bool
+	// size is the number of nodes in the expanded subtree, this one included: at most
+	// the nodes of a file (MaxFileSize) plus what its aliases add (MaxNodes).
+	size    int32
+	height  int32 // nesting depth of the expanded subtree (MaxDepth)
 	pos     model.Pos
 	entries []tentry // tMap, in source order
 	items   []*tnode // tSeq
 	str     string   // tStr
 	num     json.Number
-	b       bool
-	size    int    // nodes in the expanded subtree, this one included
-	height  int    // nesting depth of the expanded subtree
-	bad     bool   // a non-finite number (BQ023), reported and left out of the tree
-	plain   bool   // a plain scalar (not quoted, no tag): YAML 1.1 may read it otherwise
 	lit     string // the text of a plain scalar that is not a string (0777, 1e3, true)
-	shared  bool   // on a file's root: some subtrees are shared (anchors were used)
-
-	textChecked bool // checkText has visited this node (aliases share nodes)
 	// unsure holds, for a field schema with a format error, the keywords the error
 	// leaves in doubt ("*": all); the rules that read them skip it (isolate).
 	unsure map[string]bool
@@ -406,13 +410,13 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 		}
 		// Budget what aliases add, not what the author wrote (the file size bounds
 		// that): every use of an alias adds its expanded subtree once more.
-		c.expanded += t.size
+		c.expanded += int(t.size)
 		if c.expanded > MaxNodes {
 			c.fail(n, fmt.Sprintf("alias *%s makes the file's aliases expand to more than %d YAML nodes", n.Value, MaxNodes),
 				"reuse schemas through `types:` instead of YAML aliases")
 			return nil
 		}
-		if depth-1+t.height > MaxDepth {
+		if depth-1+int(t.height) > MaxDepth {
 			c.fail(n, fmt.Sprintf("alias *%s nests values deeper than %d levels", n.Value, MaxDepth),
 				"flatten the schema with named types (`types:`)")
 			return nil
@@ -439,6 +443,7 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 			return nil
 		}
 		t.kind = tSeq
+		t.items = make([]*tnode, 0, len(n.Content))
 		for i, it := range n.Content {
 			ct := c.conv(it, depth+1)
 			n.Content[i] = nil // converted: let the collector have it (a dense file's two trees)
@@ -479,7 +484,8 @@ const mergeKey = "<<"
 // (yaml.v3's decoder refuses both; YAML readers disagree on what a second `<<` means),
 // and so is `<<` beside a quoted "<<" key; the first one is kept.
 func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
-	seen := map[string]model.Pos{}
+	var seen keySet
+	t.entries = make([]tentry, 0, len(n.Content)/2)
 	var merge *tnode
 	var mergePos model.Pos
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -487,7 +493,7 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 		n.Content[i], n.Content[i+1] = nil, nil // converted below: let the collector have them
 		kp := c.pos(k)
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			first, dup := seen[mergeKey]
+			first, dup := seen.get(mergeKey)
 			if mergePos.IsValid() {
 				first, dup = mergePos, true
 			}
@@ -513,7 +519,7 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 				Message: "a mapping key must be a plain string", Hint: "use a string key"})
 			continue
 		}
-		first, dup := seen[key]
+		first, dup := seen.get(key)
 		if key == mergeKey && mergePos.IsValid() {
 			first, dup = mergePos, true
 		}
@@ -521,7 +527,7 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 			c.duplicate(key, kp, first, depth)
 			continue
 		}
-		seen[key] = kp
+		seen.put(key, kp)
 		if depth == 1 {
 			c.section = key
 		}
@@ -551,10 +557,10 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 				continue
 			}
 			for _, e := range s.entries {
-				if _, ok := seen[e.key]; ok {
+				if _, ok := seen.get(e.key); ok {
 					continue
 				}
-				seen[e.key] = e.keyPos
+				seen.put(e.key, e.keyPos)
 				t.entries = append(t.entries, e)
 				t.size += e.val.size + 1
 				t.height = max(t.height, e.val.height+1)
@@ -562,6 +568,54 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 		}
 	}
 	return true
+}
+
+// keySet is the keys of one mapping seen so far, with their positions. The mappings
+// of a registry are small (a schema's keywords, a message's few keys): up to
+// smallKeySet keys are looked up in a slice, without a map (a map per mapping was a
+// tenth of the allocations of a load); a mapping with more keys gets one.
+type keySet struct {
+	small [smallKeySet]seenKey
+	n     int // keys in small
+	m     map[string]model.Pos
+}
+
+type seenKey struct {
+	key string
+	pos model.Pos
+}
+
+// smallKeySet is the most keys a keySet holds without a map.
+const smallKeySet = 16
+
+// get returns the position of key and true when it was put, else false.
+func (s *keySet) get(key string) (model.Pos, bool) {
+	if s.m != nil {
+		p, ok := s.m[key]
+		return p, ok
+	}
+	for _, k := range s.small[:s.n] {
+		if k.key == key {
+			return k.pos, true
+		}
+	}
+	return model.Pos{}, false
+}
+
+// put records key at pos; key must not be in s.
+func (s *keySet) put(key string, pos model.Pos) {
+	if s.m == nil && s.n < smallKeySet {
+		s.small[s.n] = seenKey{key, pos}
+		s.n++
+		return
+	}
+	if s.m == nil {
+		s.m = make(map[string]model.Pos, 2*smallKeySet)
+		for _, k := range s.small[:s.n] {
+			s.m[k.key] = k.pos
+		}
+	}
+	s.m[key] = pos
 }
 
 // duplicate reports key, written at kp in a mapping at nesting depth depth, as

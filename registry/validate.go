@@ -125,7 +125,14 @@ func validateTree(root *tnode, split bool, memo *fieldMemo) []locatedError {
 // fieldMemo remembers the valid field subtrees of one load (so that its memory goes
 // with the load), by appendTreeKey. Safe for concurrent use; a nil *fieldMemo
 // remembers nothing.
-type fieldMemo struct{ valid sync.Map }
+type fieldMemo struct {
+	mu    sync.RWMutex
+	valid map[string]struct{} // nil until the first valid field
+}
+
+// keyBufs are the buffers fieldMemo.field writes keys into: a field that is known to
+// be valid (most of them) is looked up without allocating.
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // fieldStandIn is a valid field schema. It is never mutated.
 var fieldStandIn = map[string]any{"type": "string"}
@@ -205,15 +212,28 @@ func (fm *fieldMemo) field(n *tnode) any {
 	if fm == nil {
 		return plainJSON(n)
 	}
-	key := string(appendTreeKey(nil, n))
-	if _, ok := fm.valid.Load(key); ok {
+	buf := keyBufs.Get().(*[]byte)
+	key := appendTreeKey((*buf)[:0], n)
+	defer func() {
+		*buf = key[:0]
+		keyBufs.Put(buf)
+	}()
+	fm.mu.RLock()
+	_, ok := fm.valid[string(key)]
+	fm.mu.RUnlock()
+	if ok {
 		return fieldStandIn
 	}
 	v := plainJSON(n)
 	if compiledField.Validate(v) != nil {
 		return v
 	}
-	fm.valid.Store(key, struct{}{})
+	fm.mu.Lock()
+	if fm.valid == nil {
+		fm.valid = map[string]struct{}{}
+	}
+	fm.valid[string(key)] = struct{}{}
+	fm.mu.Unlock()
 	return fieldStandIn
 }
 
