@@ -133,7 +133,39 @@ func checkName(name string) error {
 // run succeeds; every file that differs from its new content is written, so the mix
 // of old and new files such a run leaves is repaired. Errors name the path and wrap
 // the cause.
+//
+// When dir does not exist yet (and the platform can replace an empty directory by a
+// rename, as every Unix can), Sync takes a fast path: it writes the whole tree into one
+// temporary directory beside dir (named like its temporary files,
+// ".bqgen-<pid>-<random>.<base of dir>.tmp"), with plain creates, then renames that
+// directory onto dir: two directory operations per file fewer, and still nothing of a
+// failed or killed run is left in dir. A run killed while staging leaves that sibling
+// directory behind; the next run into dir removes it.
 func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Plan, err error) {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	return SyncSource(ctx, dir, Source{Names: names, Content: func(i int) ([]byte, error) { return files[i].Content, nil }}, opts)
+}
+
+// Source is the output of one SyncSource, produced on demand, so that a large output
+// (44,000 JSON Schemas, 400 MB) need not be in memory at once.
+type Source struct {
+	// Names are the files' names, each a File.Name.
+	Names []string
+	// Content returns the bytes of the file Names[i]. SyncSource calls it exactly once
+	// for each i, from up to GOMAXPROCS goroutines at once (so it must be safe for
+	// concurrent use), and uses the results in the order of Names; it keeps only the
+	// contents it has to write (all of them on the fast path's way to the disk, a few
+	// at a time). An error stops SyncSource before it changes anything (or undoes
+	// what it changed): the first error in the order of Names is returned.
+	Content func(i int) ([]byte, error)
+}
+
+// SyncSource is Sync for files produced on demand (Source): the same checks, plan,
+// fast path and guarantees.
+func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan Plan, err error) {
 	// "out/", "out/." and "out" are one directory: checked as such.
 	dir = filepath.Clean(dir)
 	if err := checkOutputPath(dir); err != nil {
@@ -149,8 +181,8 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return plan, fmt.Errorf("%s: %w", dir, err)
 	}
-	for _, f := range files {
-		if err := checkName(f.Name); err != nil {
+	for _, n := range src.Names {
+		if err := checkName(n); err != nil {
 			return plan, err
 		}
 	}
@@ -167,17 +199,14 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 		}
 	}()
 
-	want := map[string]bool{}
+	want := make(map[string]bool, len(src.Names))
 	dirs := map[string]bool{} // every directory a file needs, relative ("" is dir)
-	for _, f := range files {
-		if err := checkName(f.Name); err != nil {
-			return plan, err
+	for _, n := range src.Names {
+		if want[n] {
+			return plan, fmt.Errorf("%q: %w: produced twice", n, ErrUnsafePath)
 		}
-		if want[f.Name] {
-			return plan, fmt.Errorf("%q: %w: produced twice", f.Name, ErrUnsafePath)
-		}
-		want[f.Name] = true
-		for d := path.Dir(f.Name); d != "."; d = path.Dir(d) {
+		want[n] = true
+		for d := path.Dir(n); d != "."; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
@@ -186,26 +215,47 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 			return plan, fmt.Errorf("%q: %w: produced as a file and as a directory", name, ErrUnsafePath)
 		}
 	}
+	if !opts.DryRun {
+		removeStaleStaging(dir)
+	}
+	if fresh(dir, created, opts) {
+		if err := ctx.Err(); err != nil {
+			return plan, err
+		}
+		plan.Write = append([]string(nil), src.Names...)
+		sort.Strings(plan.Write)
+		return plan, stage(dir, src)
+	}
 	for d := range dirs {
 		if err := checkSubdir(dir, d, opts); err != nil {
 			return plan, err
 		}
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		old, err := readRegular(p, max(len(f.Content)+1, headerLimit))
+	var toWrite []File // the new contents of plan.Write, in the order of src.Names
+	existed := set{}   // the files of toWrite that exist (replaced, so backed up)
+	err = produce(src, func(i int, content []byte) error {
+		name := src.Names[i]
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		old, err := readRegular(p, max(len(content)+1, headerLimit))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			plan.Write = append(plan.Write, f.Name)
+			plan.Write = append(plan.Write, name)
+			toWrite = append(toWrite, File{Name: name, Content: content})
 		case err != nil:
-			return plan, err
-		case bytes.Equal(old, f.Content):
-			plan.Unchanged = append(plan.Unchanged, f.Name)
+			return err
+		case bytes.Equal(old, content):
+			plan.Unchanged = append(plan.Unchanged, name)
 		case opts.Generated == nil || !opts.Generated(old):
-			return plan, fmt.Errorf("%s: %w; move it out of the output directory or choose another -o", p, ErrNotGenerated)
+			return fmt.Errorf("%s: %w; move it out of the output directory or choose another -o", p, ErrNotGenerated)
 		default:
-			plan.Write = append(plan.Write, f.Name)
+			plan.Write = append(plan.Write, name)
+			toWrite = append(toWrite, File{Name: name, Content: content})
+			existed[name] = true
 		}
+		return nil
+	})
+	if err != nil {
+		return plan, err
 	}
 	if err := planRemovals(dir, want, dirs, opts, &plan); err != nil {
 		return plan, err
@@ -222,8 +272,11 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 	if err := ctx.Err(); err != nil {
 		return plan, err
 	}
-	return plan, apply(dir, files, plan)
+	return plan, apply(dir, toWrite, existed, plan)
 }
+
+// set is a set of file names.
+type set = map[string]bool
 
 // checkOutputPath refuses an output path with a symbolic link in it: the output
 // directory itself, or any directory between the current working directory (or,
@@ -500,10 +553,14 @@ func readPrefix(path string, limit int) ([]byte, error) {
 // rename that fails midway.
 var (
 	createTemp = os.CreateTemp
-	rename     = os.Rename
-	link       = os.Link
-	remove     = os.Remove
-	writeTemp  = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+	createFile = func(name string) (*os.File, error) {
+		return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	}
+	rename    = os.Rename
+	moveTree  = renameDir // the fast path's staged tree onto the output directory
+	link      = os.Link
+	remove    = os.Remove
+	writeTemp = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
 )
 
 // apply stages every file to write as a temporary file in dir, then commits: each old
@@ -512,12 +569,17 @@ var (
 // step fails, every committed step is undone in reverse order — old files back in
 // place, new ones removed — every temporary and backup file is removed, and a directory
 // Sync created is removed again: the directory ends as it was, not half-updated.
-func apply(dir string, files []File, plan Plan) (err error) {
+//
+// files are the files to write (plan.Write), existed says which of them exist (Sync
+// read them while planning, under the lock): only those are backed up.
+func apply(dir string, files []File, existed set, plan Plan) (err error) {
 	var created []string // directories apply made, parents before children
+	known := set{}       // directories seen to exist
 	mkdir := func(d string) error {
 		var missing []string
-		for c := filepath.Clean(d); ; c = filepath.Dir(c) {
+		for c := filepath.Clean(d); !known[c]; c = filepath.Dir(c) {
 			if _, err := os.Lstat(c); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				known[c] = true
 				break
 			}
 			missing = append([]string{c}, missing...)
@@ -530,6 +592,7 @@ func apply(dir string, files []File, plan Plan) (err error) {
 				return fmt.Errorf("%s: %w", c, err)
 			}
 			created = append(created, c)
+			known[c] = true
 		}
 		return nil
 	}
@@ -537,11 +600,10 @@ func apply(dir string, files []File, plan Plan) (err error) {
 		removeDirs(created)
 		return err
 	}
-	write := map[string]bool{}
-	for _, n := range plan.Write {
-		write[n] = true
+	type staged struct {
+		tmp, final string
+		existed    bool
 	}
-	type staged struct{ tmp, final string }
 	var temps []staged
 	// steps records each committed change, so that a failure can undo them in reverse.
 	type step struct {
@@ -596,9 +658,6 @@ func apply(dir string, files []File, plan Plan) (err error) {
 		}
 	}()
 	for _, f := range files {
-		if !write[f.Name] {
-			continue
-		}
 		final := filepath.Join(dir, filepath.FromSlash(f.Name))
 		fdir := filepath.Dir(final)
 		if err := mkdir(fdir); err != nil {
@@ -608,7 +667,7 @@ func apply(dir string, files []File, plan Plan) (err error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", fdir, err)
 		}
-		temps = append(temps, staged{tmp.Name(), final})
+		temps = append(temps, staged{tmp.Name(), final, existed[f.Name]})
 		if _, err := writeTemp(tmp, f.Content); err != nil {
 			tmp.Close()
 			return fmt.Errorf("%s: %w", final, err)
@@ -640,7 +699,7 @@ func apply(dir string, files []File, plan Plan) (err error) {
 	}
 	for _, t := range temps {
 		st := &step{final: t.final}
-		if _, lerr := os.Lstat(t.final); lerr == nil {
+		if t.existed {
 			b, err := backup(t.final)
 			if err != nil {
 				return err
@@ -682,8 +741,8 @@ func removeDirs(dirs []string) {
 	}
 }
 
-// Fail makes the filesystem operation op ("create" a temporary file, "write" one,
-// "rename" one into place, "link" a backup, "remove" a stale file) fail once with err, on the call after n
+// Fail makes the filesystem operation op ("create" a temporary file or a staged one,
+// "write" one, "rename" one into place or the staged tree onto the output directory, "link" a backup, "remove" a stale file) fail once with err, on the call after n
 // calls succeed, until the returned function restores it. It exists so that the tests of commands writing
 // through Sync can simulate a full disk, an unwritable directory or a rename failing
 // midway; it is not safe for concurrent use with Sync.
@@ -691,15 +750,21 @@ func Fail(op string, n int, err error) (restore func()) {
 	calls := 0
 	fail := func() bool { calls++; return calls == n+1 }
 	switch op {
-	case "create":
-		old := createTemp
+	case "create": // a temporary file, or a file of the fast path's staged tree
+		old, oldFile := createTemp, createFile
 		createTemp = func(dir, pattern string) (*os.File, error) {
 			if fail() {
 				return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: err}
 			}
 			return old(dir, pattern)
 		}
-		return func() { createTemp = old }
+		createFile = func(name string) (*os.File, error) {
+			if fail() {
+				return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+			}
+			return oldFile(name)
+		}
+		return func() { createTemp, createFile = old, oldFile }
 	case "write":
 		old := writeTemp
 		writeTemp = func(f *os.File, b []byte) (int, error) {
@@ -712,14 +777,20 @@ func Fail(op string, n int, err error) (restore func()) {
 		}
 		return func() { writeTemp = old }
 	case "rename":
-		old := rename
+		old, oldTree := rename, moveTree
 		rename = func(from, to string) error {
 			if fail() {
 				return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
 			}
 			return old(from, to)
 		}
-		return func() { rename = old }
+		moveTree = func(from, to string) error {
+			if fail() {
+				return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+			}
+			return oldTree(from, to)
+		}
+		return func() { rename, moveTree = old, oldTree }
 	case "remove":
 		old := remove
 		remove = func(name string) error {
