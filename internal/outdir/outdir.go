@@ -553,14 +553,12 @@ func readPrefix(path string, limit int) ([]byte, error) {
 // rename that fails midway.
 var (
 	createTemp = os.CreateTemp
-	createFile = func(name string) (*os.File, error) {
-		return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	}
-	rename    = os.Rename
-	moveTree  = renameDir // the fast path's staged tree onto the output directory
-	link      = os.Link
-	remove    = os.Remove
-	writeTemp = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+	createFile = openNew
+	rename     = os.Rename
+	moveTree   = renameDir // the fast path's staged tree onto the output directory
+	link       = os.Link
+	remove     = os.Remove
+	writeTemp  = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
 )
 
 // apply stages every file to write as a temporary file in dir, then commits: each old
