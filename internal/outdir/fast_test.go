@@ -188,38 +188,6 @@ func TestLockFollowsAReplacedDirectory(t *testing.T) {
 	}
 }
 
-// TestSyncConcurrentFirstRuns: two runs into a directory that does not exist yet; the
-// first takes the fast path, the second waits, then writes over it: the directory
-// holds one run's output, complete.
-func TestSyncConcurrentFirstRuns(t *testing.T) {
-	outA := []File{gen("a.go", "A"), gen("orders/orders.go", "A"), gen("shared.go", "A")}
-	outB := []File{gen("b.go", "B"), gen("billing/billing.go", "B"), gen("shared.go", "B")}
-	a := []string{"a.go=" + hdr + "A", "orders/", "orders/orders.go=" + hdr + "A", "shared.go=" + hdr + "A"}
-	b := []string{"b.go=" + hdr + "B", "billing/", "billing/billing.go=" + hdr + "B", "shared.go=" + hdr + "B"}
-	for trial := 0; trial < 20; trial++ {
-		root := t.TempDir()
-		dir := filepath.Join(root, "out")
-		errs := make(chan error, 2)
-		for _, files := range [][]File{outA, outB} {
-			go func() {
-				_, err := Sync(context.Background(), dir, files, opts())
-				errs <- err
-			}()
-		}
-		for range 2 {
-			if err := <-errs; err != nil {
-				t.Fatalf("trial %d: %v", trial, err)
-			}
-		}
-		if got := tree(t, dir); !reflect.DeepEqual(got, a) && !reflect.DeepEqual(got, b) {
-			t.Fatalf("trial %d: the directory holds neither output:\n%q", trial, got)
-		}
-		if ents, _ := os.ReadDir(root); len(ents) != 1 {
-			t.Fatalf("trial %d: beside the output: %v", trial, ents)
-		}
-	}
-}
-
 // TestProduceKeepsOrder: contents produced by several goroutines, finishing in any
 // order, are used in the order of the names, each produced once; the first error in
 // that order stops it, and nothing after it is used.
@@ -256,5 +224,48 @@ func TestProduceKeepsOrder(t *testing.T) {
 	err := produce(src, func(i int, b []byte) error { last = i; return nil })
 	if err == nil || err.Error() != "50: boom" || last != 49 {
 		t.Fatalf("err = %v, last used %d; want 50: boom after 49", err, last)
+	}
+}
+
+// TestSyncKeepsFewContents: on the general path, the contents to write beyond
+// keepLimit are built again when written (twice in all), the others once; the result
+// is the same, and an error building one again undoes everything.
+func TestSyncKeepsFewContents(t *testing.T) {
+	defer func(old int) { keepLimit = old }(keepLimit)
+	keepLimit = 2 * len(hdr+"a2") // two files' worth
+	dir, before := setup(t)
+	var calls [4]atomic.Int32
+	var fail atomic.Int32
+	fail.Store(-1)
+	src := Source{Names: []string{"a.go", "b.go", "d.go", "e.go"}, Content: func(i int) ([]byte, error) {
+		if calls[i].Add(1) == 2 && int(fail.Load()) == i {
+			return nil, syscall.EIO
+		}
+		return next[i].Content, nil
+	}}
+	fail.Store(3)
+	if _, err := SyncSource(context.Background(), dir, src, opts()); !errors.Is(err, syscall.EIO) {
+		t.Fatalf("err = %v, want EIO from building e.go again", err)
+	}
+	if got := dirState(t, dir); !reflect.DeepEqual(got, before) {
+		t.Fatalf("directory changed: %v", names(got))
+	}
+	for i := range calls {
+		calls[i].Store(0)
+	}
+	fail.Store(-1)
+	if _, err := SyncSource(context.Background(), dir, src, opts()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a.go": hdr + "a2", "b.go": hdr + "b2", "d.go": hdr + "d2", "e.go": hdr + "e2", "hand.go": before["hand.go"]}
+	if got := dirState(t, dir); !reflect.DeepEqual(got, want) {
+		t.Errorf("directory = %v", got)
+	}
+	var got []int32
+	for i := range calls {
+		got = append(got, calls[i].Load())
+	}
+	if !reflect.DeepEqual(got, []int32{1, 1, 2, 2}) {
+		t.Errorf("Content calls per file = %v, want [1 1 2 2]", got)
 	}
 }

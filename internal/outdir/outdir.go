@@ -154,12 +154,14 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 type Source struct {
 	// Names are the files' names, each a File.Name.
 	Names []string
-	// Content returns the bytes of the file Names[i]. SyncSource calls it exactly once
-	// for each i, from up to GOMAXPROCS goroutines at once (so it must be safe for
-	// concurrent use), and uses the results in the order of Names; it keeps only the
-	// contents it has to write (all of them on the fast path's way to the disk, a few
-	// at a time). An error stops SyncSource before it changes anything (or undoes
-	// what it changed): the first error in the order of Names is returned.
+	// Content returns the bytes of the file Names[i], the same bytes at every call.
+	// SyncSource calls it once for each i, from up to GOMAXPROCS goroutines at once
+	// (so it must be safe for concurrent use), and uses the results in the order of
+	// Names, a few at a time: the fast path writes each as it comes; the general path
+	// keeps the contents it has to write, up to 64 MiB in all, and calls Content again
+	// for the others when it writes them. An error stops SyncSource before it changes
+	// anything (or undoes what it changed): the first error in the order of Names is
+	// returned.
 	Content func(i int) ([]byte, error)
 }
 
@@ -231,16 +233,31 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 			return plan, err
 		}
 	}
-	var toWrite []File // the new contents of plan.Write, in the order of src.Names
-	existed := set{}   // the files of toWrite that exist (replaced, so backed up)
+	// The files to write, in the order of src.Names, with their new contents while
+	// those stay under keepLimit bytes in all; beyond it a content is dropped and
+	// built again when it is written (Source.Content).
+	var (
+		toWrite []int    // indexes into src.Names
+		kept    [][]byte // their contents, nil where dropped
+		keptN   int
+	)
+	existed := set{} // the files of toWrite that exist (replaced, so backed up)
+	write := func(i int, content []byte) {
+		plan.Write = append(plan.Write, src.Names[i])
+		toWrite = append(toWrite, i)
+		if keptN+len(content) > keepLimit {
+			content = nil
+		}
+		keptN += len(content)
+		kept = append(kept, content)
+	}
 	err = produce(src, func(i int, content []byte) error {
 		name := src.Names[i]
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		old, err := readRegular(p, max(len(content)+1, headerLimit))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			plan.Write = append(plan.Write, name)
-			toWrite = append(toWrite, File{Name: name, Content: content})
+			write(i, content)
 		case err != nil:
 			return err
 		case bytes.Equal(old, content):
@@ -248,8 +265,7 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 		case opts.Generated == nil || !opts.Generated(old):
 			return fmt.Errorf("%s: %w; move it out of the output directory or choose another -o", p, ErrNotGenerated)
 		default:
-			plan.Write = append(plan.Write, name)
-			toWrite = append(toWrite, File{Name: name, Content: content})
+			write(i, content)
 			existed[name] = true
 		}
 		return nil
@@ -272,8 +288,22 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 	if err := ctx.Err(); err != nil {
 		return plan, err
 	}
-	return plan, apply(dir, toWrite, existed, plan)
+	names := make([]string, len(toWrite))
+	for k, i := range toWrite {
+		names[k] = src.Names[i]
+	}
+	return plan, apply(dir, Source{Names: names, Content: func(k int) ([]byte, error) {
+		if kept[k] != nil {
+			return kept[k], nil
+		}
+		return src.Content(toWrite[k])
+	}}, existed, plan)
 }
+
+// keepLimit is how many bytes of new contents Sync keeps between planning and writing
+// on the general path; the contents beyond it are built again (Source.Content) when
+// they are written, so that an output of 420 MB that changed whole is not held whole.
+var keepLimit = 64 << 20
 
 // set is a set of file names.
 type set = map[string]bool
@@ -568,9 +598,10 @@ var (
 // place, new ones removed — every temporary and backup file is removed, and a directory
 // Sync created is removed again: the directory ends as it was, not half-updated.
 //
-// files are the files to write (plan.Write), existed says which of them exist (Sync
-// read them while planning, under the lock): only those are backed up.
-func apply(dir string, files []File, existed set, plan Plan) (err error) {
+// files are the files to write (plan.Write, their contents built concurrently, a few
+// at a time, by produce); existed says which of them exist (Sync read them while
+// planning, under the lock): only those are backed up.
+func apply(dir string, files Source, existed set, plan Plan) (err error) {
 	var created []string // directories apply made, parents before children
 	known := set{}       // directories seen to exist
 	mkdir := func(d string) error {
@@ -655,8 +686,9 @@ func apply(dir string, files []File, existed set, plan Plan) (err error) {
 			err = fmt.Errorf("%w (nothing was changed)", err)
 		}
 	}()
-	for _, f := range files {
-		final := filepath.Join(dir, filepath.FromSlash(f.Name))
+	err = produce(files, func(k int, content []byte) error {
+		name := files.Names[k]
+		final := filepath.Join(dir, filepath.FromSlash(name))
 		fdir := filepath.Dir(final)
 		if err := mkdir(fdir); err != nil {
 			return err
@@ -665,8 +697,8 @@ func apply(dir string, files []File, existed set, plan Plan) (err error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", fdir, err)
 		}
-		temps = append(temps, staged{tmp.Name(), final, existed[f.Name]})
-		if _, err := writeTemp(tmp, f.Content); err != nil {
+		temps = append(temps, staged{tmp.Name(), final, existed[name]})
+		if _, err := writeTemp(tmp, content); err != nil {
 			tmp.Close()
 			return fmt.Errorf("%s: %w", final, err)
 		}
@@ -677,6 +709,10 @@ func apply(dir string, files []File, existed set, plan Plan) (err error) {
 		if err := tmp.Close(); err != nil {
 			return fmt.Errorf("%s: %w", final, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// backup keeps the current content of final (which exists) under a new name in
 	// its own directory.
