@@ -202,11 +202,24 @@ func TestProduceKeepsOrder(t *testing.T) {
 		return []byte(fmt.Sprint(i)), nil
 	}
 	var used []string
+	var produced, maxAhead atomic.Int32 // contents built and not used yet
+	content := src.Content
+	src.Content = func(i int) ([]byte, error) {
+		b, err := content(i)
+		n := produced.Add(1)
+		for m := maxAhead.Load(); n > m && !maxAhead.CompareAndSwap(m, n); m = maxAhead.Load() {
+		}
+		return b, err
+	}
 	if err := produce(src, func(i int, b []byte) error {
+		produced.Add(-1)
 		used = append(used, fmt.Sprintf("%d:%s", i, b))
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+	if m := maxAhead.Load(); m > 2*4 {
+		t.Errorf("%d contents held at once, want at most 2 per worker (8)", m)
 	}
 	for i := range n {
 		if used[i] != fmt.Sprintf("%d:%d", i, i) || calls[i].Load() != 1 {
