@@ -23,6 +23,9 @@ func fresh(dir string, created []string, opts Options) bool {
 	if opts.DryRun || !replaceEmptyDir || len(created) == 0 || created[len(created)-1] != dir {
 		return false
 	}
+	if len(filepath.Base(dir)) > maxStagedBase {
+		return false // the staged tree's name would be too long (NAME_MAX is 255)
+	}
 	f, err := os.Open(dir)
 	if err != nil {
 		return false
@@ -31,6 +34,10 @@ func fresh(dir string, created []string, opts Options) bool {
 	_, err = f.Readdirnames(1)
 	return errors.Is(err, io.EOF)
 }
+
+// maxStagedBase is the longest base name of an output directory that the fast path
+// stages for: its staged tree's name adds up to 33 bytes to it.
+const maxStagedBase = 200
 
 // stagingName is the name of the fast path's temporary tree beside the output
 // directory base: ".bqgen-<pid>-<random>.<base>.tmp".

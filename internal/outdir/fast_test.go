@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -280,5 +281,21 @@ func TestSyncKeepsFewContents(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, []int32{1, 1, 2, 2}) {
 		t.Errorf("Content calls per file = %v, want [1 1 2 2]", got)
+	}
+}
+
+// TestSyncLongDirectoryName: an output directory whose name leaves no room for the
+// staged tree's name (NAME_MAX) is written file by file, as an existing one.
+func TestSyncLongDirectoryName(t *testing.T) {
+	temps, _, _, trees := counting(t)
+	dir := filepath.Join(t.TempDir(), strings.Repeat("o", 240))
+	if _, err := Sync(context.Background(), dir, tree3, opts()); err != nil {
+		t.Fatal(err)
+	}
+	if *temps != 4 || *trees != 0 {
+		t.Errorf("temporary files %d, tree renames %d; want 4, 0", *temps, *trees)
+	}
+	if got := tree(t, dir); len(got) != 8 {
+		t.Errorf("tree = %q", got)
 	}
 }
