@@ -55,14 +55,14 @@ func writeFindings(t *testing.T, dir string, n int) int {
 	return changed
 }
 
-// TestOutputIndependentOfGOMAXPROCS: the registry loader parses and checks files and
+// TestReportsIndependentOfGOMAXPROCS: the registry loader parses and checks files and
 // messages on GOMAXPROCS goroutines; what check and diff print must not depend on
 // it (issue 22). check runs on a 300-URN registry (15 files) with findings of nine
 // rules in every file, also a format error, diff on a pull request that changes some
 // of its files and on a rejected registry, with GOMAXPROCS 1 and 8 and once more with
 // 8; every output must be byte-identical to the first, and check must report every
 // finding in the one run.
-func TestOutputIndependentOfGOMAXPROCS(t *testing.T) {
+func TestReportsIndependentOfGOMAXPROCS(t *testing.T) {
 	const n = 300
 	bad, old, next := t.TempDir(), t.TempDir(), t.TempDir()
 	files := writeFindings(t, bad, n)

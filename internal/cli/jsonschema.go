@@ -57,10 +57,12 @@ func runJSONSchema(e env, regPath, out string, opts jsonschema.Options, check bo
 	if reg == nil {
 		return code
 	}
-	files, err := jsonschema.Emit(reg, opts)
+	// Built while they are written, a few at a time (jsonschema.Files): at 10,000
+	// URNs the schemas are 420 MB.
+	src, err := jsonschema.Files(reg, opts)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen jsonschema: %s\n", errLine(err))
 		return ExitError
 	}
-	return syncDir(e, "jsonschema", regPath, out, files, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check})
+	return syncSource(e, "jsonschema", regPath, out, src, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check})
 }

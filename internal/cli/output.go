@@ -12,7 +12,16 @@ import (
 // ExitFindings when anything would change; otherwise it prints a one-line summary. cmd
 // names the command in messages; regPath is the registry, quoted in the fix.
 func syncDir(e env, cmd, regPath, out string, files []outdir.File, opts outdir.Options) int {
-	plan, err := outdir.Sync(e.ctx, out, files, opts)
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	return syncSource(e, cmd, regPath, out, outdir.Source{Names: names, Content: func(i int) ([]byte, error) { return files[i].Content, nil }}, opts)
+}
+
+// syncSource is syncDir for files produced on demand (outdir.SyncSource).
+func syncSource(e env, cmd, regPath, out string, src outdir.Source, opts outdir.Options) int {
+	plan, err := outdir.SyncSource(e.ctx, out, src, opts)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen %s: %s\n", cmd, errLine(err))
 		return ExitError

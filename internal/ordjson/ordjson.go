@@ -163,12 +163,18 @@ func decodeValue(d *json.Decoder) (any, error) {
 // else, and NaN or ±Inf, is an error.
 func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
+	b.Grow(marshalStart)
 	if err := write(&b, v, 0); err != nil {
 		return nil, err
 	}
 	b.WriteByte('\n')
 	return b.Bytes(), nil
 }
+
+// marshalStart is the buffer Marshal starts with: a JSON Schema of a message of 20
+// fields takes about 10 KB, reached in two doublings instead of eight; no more, as
+// the result keeps the buffer's capacity.
+const marshalStart = 4 << 10
 
 func newline(b *bytes.Buffer, depth int) {
 	b.WriteByte('\n')

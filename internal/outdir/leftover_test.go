@@ -112,6 +112,9 @@ func TestSyncLeftovers(t *testing.T) {
 // id, so a later run recognises one a killed run left, and this run's are in use.
 func TestTempFilesAreNamedForLeftovers(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil { // an existing directory: no fast path
+		t.Fatal(err)
+	}
 	var names []string
 	old := createTemp
 	createTemp = func(d, pattern string) (*os.File, error) {

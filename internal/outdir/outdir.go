@@ -133,7 +133,41 @@ func checkName(name string) error {
 // run succeeds; every file that differs from its new content is written, so the mix
 // of old and new files such a run leaves is repaired. Errors name the path and wrap
 // the cause.
+//
+// When dir does not exist yet (and the platform can replace an empty directory by a
+// rename, as every Unix can), Sync takes a fast path: it writes the whole tree into one
+// temporary directory beside dir (named like its temporary files,
+// ".bqgen-<pid>-<random>.<base of dir>.tmp"), with plain creates, then renames that
+// directory onto dir: two directory operations per file fewer, and still nothing of a
+// failed or killed run is left in dir. A run killed while staging leaves that sibling
+// directory behind; the next run into dir removes it.
 func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Plan, err error) {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	return SyncSource(ctx, dir, Source{Names: names, Content: func(i int) ([]byte, error) { return files[i].Content, nil }}, opts)
+}
+
+// Source is the output of one SyncSource, produced on demand, so that a large output
+// (44,000 JSON Schemas, 400 MB) need not be in memory at once.
+type Source struct {
+	// Names are the files' names, each a File.Name.
+	Names []string
+	// Content returns the bytes of the file Names[i], the same bytes at every call.
+	// SyncSource calls it once for each i, from up to GOMAXPROCS goroutines at once
+	// (so it must be safe for concurrent use), and uses the results in the order of
+	// Names, a few at a time: the fast path writes each as it comes; the general path
+	// keeps the contents it has to write, up to 64 MiB in all, and calls Content again
+	// for the others when it writes them. An error stops SyncSource before it changes
+	// anything (or undoes what it changed): the first error in the order of Names is
+	// returned.
+	Content func(i int) ([]byte, error)
+}
+
+// SyncSource is Sync for files produced on demand (Source): the same checks, plan,
+// fast path and guarantees.
+func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan Plan, err error) {
 	// "out/", "out/." and "out" are one directory: checked as such.
 	dir = filepath.Clean(dir)
 	if err := checkOutputPath(dir); err != nil {
@@ -149,8 +183,8 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return plan, fmt.Errorf("%s: %w", dir, err)
 	}
-	for _, f := range files {
-		if err := checkName(f.Name); err != nil {
+	for _, n := range src.Names {
+		if err := checkName(n); err != nil {
 			return plan, err
 		}
 	}
@@ -167,17 +201,14 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 		}
 	}()
 
-	want := map[string]bool{}
+	want := make(map[string]bool, len(src.Names))
 	dirs := map[string]bool{} // every directory a file needs, relative ("" is dir)
-	for _, f := range files {
-		if err := checkName(f.Name); err != nil {
-			return plan, err
+	for _, n := range src.Names {
+		if want[n] {
+			return plan, fmt.Errorf("%q: %w: produced twice", n, ErrUnsafePath)
 		}
-		if want[f.Name] {
-			return plan, fmt.Errorf("%q: %w: produced twice", f.Name, ErrUnsafePath)
-		}
-		want[f.Name] = true
-		for d := path.Dir(f.Name); d != "."; d = path.Dir(d) {
+		want[n] = true
+		for d := path.Dir(n); d != "."; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
@@ -186,26 +217,61 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 			return plan, fmt.Errorf("%q: %w: produced as a file and as a directory", name, ErrUnsafePath)
 		}
 	}
+	if !opts.DryRun {
+		removeStaleStaging(dir)
+	}
+	if fresh(dir, created, opts) {
+		if err := ctx.Err(); err != nil {
+			return plan, err
+		}
+		plan.Write = append([]string(nil), src.Names...)
+		sort.Strings(plan.Write)
+		return plan, stage(dir, src)
+	}
 	for d := range dirs {
 		if err := checkSubdir(dir, d, opts); err != nil {
 			return plan, err
 		}
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		old, err := readRegular(p, max(len(f.Content)+1, headerLimit))
+	// The files to write, in the order of src.Names, with their new contents while
+	// those stay under keepLimit bytes in all; beyond it a content is dropped and
+	// built again when it is written (Source.Content).
+	var (
+		toWrite []int    // indexes into src.Names
+		kept    [][]byte // their contents, nil where dropped
+		keptN   int
+	)
+	existed := set{} // the files of toWrite that exist (replaced, so backed up)
+	write := func(i int, content []byte) {
+		plan.Write = append(plan.Write, src.Names[i])
+		toWrite = append(toWrite, i)
+		if keptN+len(content) > keepLimit {
+			content = nil
+		}
+		keptN += len(content)
+		kept = append(kept, content)
+	}
+	err = produce(src, func(i int, content []byte) error {
+		name := src.Names[i]
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		old, err := readRegular(p, max(len(content)+1, headerLimit))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			plan.Write = append(plan.Write, f.Name)
+			write(i, content)
 		case err != nil:
-			return plan, err
-		case bytes.Equal(old, f.Content):
-			plan.Unchanged = append(plan.Unchanged, f.Name)
+			return err
+		case bytes.Equal(old, content):
+			plan.Unchanged = append(plan.Unchanged, name)
 		case opts.Generated == nil || !opts.Generated(old):
-			return plan, fmt.Errorf("%s: %w; move it out of the output directory or choose another -o", p, ErrNotGenerated)
+			return fmt.Errorf("%s: %w; move it out of the output directory or choose another -o", p, ErrNotGenerated)
 		default:
-			plan.Write = append(plan.Write, f.Name)
+			write(i, content)
+			existed[name] = true
 		}
+		return nil
+	})
+	if err != nil {
+		return plan, err
 	}
 	if err := planRemovals(dir, want, dirs, opts, &plan); err != nil {
 		return plan, err
@@ -222,8 +288,25 @@ func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Pla
 	if err := ctx.Err(); err != nil {
 		return plan, err
 	}
-	return plan, apply(dir, files, plan)
+	names := make([]string, len(toWrite))
+	for k, i := range toWrite {
+		names[k] = src.Names[i]
+	}
+	return plan, apply(dir, Source{Names: names, Content: func(k int) ([]byte, error) {
+		if kept[k] != nil {
+			return kept[k], nil
+		}
+		return src.Content(toWrite[k])
+	}}, existed, plan)
 }
+
+// keepLimit is how many bytes of new contents Sync keeps between planning and writing
+// on the general path; the contents beyond it are built again (Source.Content) when
+// they are written, so that an output of 420 MB that changed whole is not held whole.
+var keepLimit = 64 << 20
+
+// set is a set of file names.
+type set = map[string]bool
 
 // checkOutputPath refuses an output path with a symbolic link in it: the output
 // directory itself, or any directory between the current working directory (or,
@@ -500,7 +583,9 @@ func readPrefix(path string, limit int) ([]byte, error) {
 // rename that fails midway.
 var (
 	createTemp = os.CreateTemp
+	createFile = openNew
 	rename     = os.Rename
+	moveTree   = renameDir // the fast path's staged tree onto the output directory
 	link       = os.Link
 	remove     = os.Remove
 	writeTemp  = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
@@ -512,12 +597,18 @@ var (
 // step fails, every committed step is undone in reverse order — old files back in
 // place, new ones removed — every temporary and backup file is removed, and a directory
 // Sync created is removed again: the directory ends as it was, not half-updated.
-func apply(dir string, files []File, plan Plan) (err error) {
+//
+// files are the files to write (plan.Write, their contents built concurrently, a few
+// at a time, by produce); existed says which of them exist (Sync read them while
+// planning, under the lock): only those are backed up.
+func apply(dir string, files Source, existed set, plan Plan) (err error) {
 	var created []string // directories apply made, parents before children
+	known := set{}       // directories seen to exist
 	mkdir := func(d string) error {
 		var missing []string
-		for c := filepath.Clean(d); ; c = filepath.Dir(c) {
+		for c := filepath.Clean(d); !known[c]; c = filepath.Dir(c) {
 			if _, err := os.Lstat(c); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				known[c] = true
 				break
 			}
 			missing = append([]string{c}, missing...)
@@ -530,6 +621,7 @@ func apply(dir string, files []File, plan Plan) (err error) {
 				return fmt.Errorf("%s: %w", c, err)
 			}
 			created = append(created, c)
+			known[c] = true
 		}
 		return nil
 	}
@@ -537,11 +629,10 @@ func apply(dir string, files []File, plan Plan) (err error) {
 		removeDirs(created)
 		return err
 	}
-	write := map[string]bool{}
-	for _, n := range plan.Write {
-		write[n] = true
+	type staged struct {
+		tmp, final string
+		existed    bool
 	}
-	type staged struct{ tmp, final string }
 	var temps []staged
 	// steps records each committed change, so that a failure can undo them in reverse.
 	type step struct {
@@ -595,11 +686,9 @@ func apply(dir string, files []File, plan Plan) (err error) {
 			err = fmt.Errorf("%w (nothing was changed)", err)
 		}
 	}()
-	for _, f := range files {
-		if !write[f.Name] {
-			continue
-		}
-		final := filepath.Join(dir, filepath.FromSlash(f.Name))
+	err = produce(files, func(k int, content []byte) error {
+		name := files.Names[k]
+		final := filepath.Join(dir, filepath.FromSlash(name))
 		fdir := filepath.Dir(final)
 		if err := mkdir(fdir); err != nil {
 			return err
@@ -608,8 +697,8 @@ func apply(dir string, files []File, plan Plan) (err error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", fdir, err)
 		}
-		temps = append(temps, staged{tmp.Name(), final})
-		if _, err := writeTemp(tmp, f.Content); err != nil {
+		temps = append(temps, staged{tmp.Name(), final, existed[name]})
+		if _, err := writeTemp(tmp, content); err != nil {
 			tmp.Close()
 			return fmt.Errorf("%s: %w", final, err)
 		}
@@ -620,6 +709,10 @@ func apply(dir string, files []File, plan Plan) (err error) {
 		if err := tmp.Close(); err != nil {
 			return fmt.Errorf("%s: %w", final, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// backup keeps the current content of final (which exists) under a new name in
 	// its own directory.
@@ -640,7 +733,7 @@ func apply(dir string, files []File, plan Plan) (err error) {
 	}
 	for _, t := range temps {
 		st := &step{final: t.final}
-		if _, lerr := os.Lstat(t.final); lerr == nil {
+		if t.existed {
 			b, err := backup(t.final)
 			if err != nil {
 				return err
@@ -682,8 +775,8 @@ func removeDirs(dirs []string) {
 	}
 }
 
-// Fail makes the filesystem operation op ("create" a temporary file, "write" one,
-// "rename" one into place, "link" a backup, "remove" a stale file) fail once with err, on the call after n
+// Fail makes the filesystem operation op ("create" a temporary file or a staged one,
+// "write" one, "rename" one into place or the staged tree onto the output directory, "link" a backup, "remove" a stale file) fail once with err, on the call after n
 // calls succeed, until the returned function restores it. It exists so that the tests of commands writing
 // through Sync can simulate a full disk, an unwritable directory or a rename failing
 // midway; it is not safe for concurrent use with Sync.
@@ -691,15 +784,21 @@ func Fail(op string, n int, err error) (restore func()) {
 	calls := 0
 	fail := func() bool { calls++; return calls == n+1 }
 	switch op {
-	case "create":
-		old := createTemp
+	case "create": // a temporary file, or a file of the fast path's staged tree
+		old, oldFile := createTemp, createFile
 		createTemp = func(dir, pattern string) (*os.File, error) {
 			if fail() {
 				return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: err}
 			}
 			return old(dir, pattern)
 		}
-		return func() { createTemp = old }
+		createFile = func(name string) (*os.File, error) {
+			if fail() {
+				return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+			}
+			return oldFile(name)
+		}
+		return func() { createTemp, createFile = old, oldFile }
 	case "write":
 		old := writeTemp
 		writeTemp = func(f *os.File, b []byte) (int, error) {
@@ -712,14 +811,20 @@ func Fail(op string, n int, err error) (restore func()) {
 		}
 		return func() { writeTemp = old }
 	case "rename":
-		old := rename
+		old, oldTree := rename, moveTree
 		rename = func(from, to string) error {
 			if fail() {
 				return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
 			}
 			return old(from, to)
 		}
-		return func() { rename = old }
+		moveTree = func(from, to string) error {
+			if fail() {
+				return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+			}
+			return oldTree(from, to)
+		}
+		return func() { rename, moveTree = old, oldTree }
 	case "remove":
 		old := remove
 		remove = func(name string) error {

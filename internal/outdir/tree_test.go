@@ -226,11 +226,17 @@ func TestSyncConcurrentRuns(t *testing.T) {
 	t.Parallel()
 	outA := []File{gen("a.go", "A"), gen("orders/orders.go", "A"), gen("shared.go", "A")}
 	outB := []File{gen("b.go", "B"), gen("billing/billing.go", "B"), gen("shared.go", "B")}
-	for trial := 0; trial < 20; trial++ {
-		dir := filepath.Join(t.TempDir(), "out")
-		// Both runs write over an earlier output of the other's shape.
-		if _, err := Sync(context.Background(), dir, outA, opts()); err != nil {
-			t.Fatal(err)
+	// Both runs write over an earlier output of the other's shape (trials 0–19), or
+	// into a directory that does not exist (20–39): the first takes the fast path
+	// and replaces the directory it locked, the second waits for that lock, then
+	// locks the new directory and writes over it.
+	for trial := 0; trial < 40; trial++ {
+		root := t.TempDir()
+		dir := filepath.Join(root, "out")
+		if trial < 20 {
+			if _, err := Sync(context.Background(), dir, outA, opts()); err != nil {
+				t.Fatal(err)
+			}
 		}
 		errs := make(chan error, 2)
 		for _, files := range [][]File{outA, outB} {
@@ -249,6 +255,9 @@ func TestSyncConcurrentRuns(t *testing.T) {
 		b := []string{"b.go=" + hdr + "B", "billing/", "billing/billing.go=" + hdr + "B", "shared.go=" + hdr + "B"}
 		if !reflect.DeepEqual(got, a) && !reflect.DeepEqual(got, b) {
 			t.Fatalf("trial %d: the directory holds neither output:\n%q", trial, got)
+		}
+		if ents, _ := os.ReadDir(root); len(ents) != 1 {
+			t.Fatalf("trial %d: beside the output: %v", trial, ents)
 		}
 	}
 }

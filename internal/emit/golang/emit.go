@@ -135,11 +135,14 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		return nil, err
 	}
 
-	// Rendering (jen, then go/format on every file) dominates Emit: the files are
-	// built here one after the other (g is not safe for concurrent use) and rendered
-	// by GOMAXPROCS workers, each into its own slot, so the output does not depend
-	// on the schedule. The channel is unbuffered: at most one built, unrendered file
-	// per worker (plus the one being built) is alive at a time.
+	// Building (jen) and rendering (go/format) the context files dominate Emit: they
+	// are built and rendered by GOMAXPROCS workers, each with its own copy of g
+	// (gen.fork: the file being built, its tables and inline types, its pii.Index),
+	// each file into its own slot, so the output does not depend on the schedule.
+	// The root files are built here first, with g; what the workers share of g
+	// (the fixpoints of computeChecks, findIndirect and holdsPII) is complete and
+	// only read from then on. The channel is unbuffered: at most one file per
+	// worker is alive between its building and its slot.
 	files = make([]File, 0, 2+len(bqrtFiles)+len(names.Contexts))
 	files = append(files, bqrtFiles...)
 	first := len(files)
@@ -151,14 +154,31 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	}
 	files = append(files, make([]File, 2+len(ctxs))...)
 	errs := make([]error, len(files))
+
+	files[first].Name = runtimeFile
+	files[first].Content, errs[first] = runtimeSource(names.Root.Name, opts.ImportPath)
+	tf := g.newFile(names.Root)
+	g.tables = nil
+	g.typesFile(tf)
+	files[first+1].Name = typesFile
+	tTables := g.tables
+	g.holdsPII(nil) // the fixpoint over the named types, before the workers read it
+	if errs[first] != nil {
+		return nil, errs[first]
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+
 	jobs := make(chan renderJob)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := g.fork()
 			for j := range jobs {
-				files[j.idx].Content, errs[j.idx] = j.run()
+				files[j.idx].Content, errs[j.idx] = j.run(w)
 			}
 		}()
 	}
@@ -170,31 +190,32 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			wg.Wait()
 		}
 	}()
-
-	files[first].Name = runtimeFile
-	jobs <- renderJob{idx: first, run: func() ([]byte, error) { return runtimeSource(names.Root.Name, opts.ImportPath) }}
-
-	tf := g.newFile(names.Root)
-	g.tables = nil
-	g.typesFile(tf)
-	files[first+1].Name = typesFile
-	tTables := g.tables
-	jobs <- renderJob{idx: first + 1, run: func() ([]byte, error) { return render(tf, typesFile, tTables) }}
-
+	jobs <- renderJob{idx: first + 1, run: func(*gen) ([]byte, error) { return render(tf, typesFile, tTables) }}
 	for i, pkg := range ctxs {
 		name := pkg.Dir + "/" + pkg.Name + ".go"
 		msgs := byCtx[pkg]
 		sort.Slice(msgs, func(i, j int) bool { return msgs[i].URN < msgs[j].URN })
-		f := g.newFile(pkg)
-		g.tables = nil
-		g.contextDoc(f, pkg, msgs)
-		for _, m := range msgs {
-			g.message(f, m)
-		}
 		idx := first + 2 + i
 		files[idx].Name = name
-		tables := g.tables
-		jobs <- renderJob{idx: idx, run: func() ([]byte, error) { return render(f, name, tables) }}
+		jobs <- renderJob{idx: idx, run: func(w *gen) (out []byte, err error) {
+			// Rendering bugs surface as panics inside jen: an error, not a crash of
+			// the worker's goroutine.
+			defer func() {
+				if r := recover(); r != nil {
+					out, err = nil, fmt.Errorf("golang: %v", r)
+				}
+			}()
+			f := w.newFile(pkg)
+			w.tables, w.err = nil, nil
+			w.contextDoc(f, pkg, msgs)
+			for _, m := range msgs {
+				w.message(f, m)
+			}
+			if w.err != nil {
+				return nil, w.err
+			}
+			return render(f, name, w.tables)
+		}}
 	}
 	close(jobs)
 	wg.Wait()
@@ -212,10 +233,11 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	return files, nil
 }
 
-// renderJob renders the file at index idx of Emit's result.
+// renderJob builds and renders the file at index idx of Emit's result, with the
+// worker's copy of the generator.
 type renderJob struct {
 	idx int
-	run func() ([]byte, error)
+	run func(w *gen) ([]byte, error)
 }
 
 // newFile starts a file of pkg, importing the root package and bqrt under their

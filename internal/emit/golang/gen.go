@@ -56,6 +56,22 @@ func newGen(reg *model.Registry, names *gonames.Names, root string) *gen {
 	return g
 }
 
+// fork returns a copy of g for a worker of Emit that builds context files: it shares
+// what is complete before the workers start (the model, the names, the fixpoints of
+// computeChecks, findIndirect and holdsPII), read-only, and has its own file state
+// (pkg, tables, err), its own copy of the record of declared inline types (keyed by
+// package: what the root files declared, then its own) and its own pii.Index (which memoises as it
+// answers, so it is not safe for concurrent use).
+func (g *gen) fork() *gen {
+	w := *g
+	w.pkg, w.tables, w.err, w.piiIndex = nil, nil, nil, nil
+	w.declared = make(map[string]bool, len(g.declared))
+	for k := range g.declared {
+		w.declared[k] = true
+	}
+	return &w
+}
+
 // rtName is the runtime identifier name as the doc comments of the file being built
 // write it: bare in the root package, qualified elsewhere.
 func (g *gen) rtName(name string) string {

@@ -142,83 +142,130 @@ func (o Options) ID(name string) string {
 	return o.BaseID + name
 }
 
-// Emit returns the schema files for reg, sorted by name.
+// Emit returns the schema files for reg, sorted by name: the contents of Files, built
+// one after the other.
 func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
-	opts, err := opts.normalize()
+	src, err := Files(reg, opts)
 	if err != nil {
 		return nil, err
 	}
-	var files []outdir.File
-	add := func(name string, doc *ordjson.Object) error {
-		b, err := ordjson.Marshal(doc)
+	files := make([]outdir.File, len(src.Names))
+	for i, name := range src.Names {
+		b, err := src.Content(i)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return nil, err
 		}
-		files = append(files, outdir.File{Name: name, Content: b})
-		return nil
+		files[i] = outdir.File{Name: name, Content: b}
 	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return files, nil
+}
+
+// Files returns the schema files for reg as an outdir.Source, for outdir.SyncSource to
+// build and write a few at a time (at 10,000 URNs they are 44,000 files, 420 MB): the
+// names in the order of reg.Messages — per URN its data schema, envelope schema,
+// draft-07 copy (with the 2020-12 draft) and manifest-profile schema — then
+// registry.json; Content builds the file at an index, and is safe for concurrent use
+// (it reads the model and a plan of the manifest profile made here). Errors: an
+// unsupported draft, a URN that cannot name a file or two URNs with one file name
+// (from Files); a schema that cannot be written (BQ050, an emitter invariant) from
+// Content, for the first such file in that order, as Emit reports it.
+func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
+	opts, err := opts.normalize()
+	if err != nil {
+		return outdir.Source{}, err
+	}
+	type part struct {
+		m    *model.Message
+		j    int // the index of m in reg.Messages
+		kind int
+	}
+	const (
+		data = iota
+		envelope
+		draft7Copy
+		sdkData
+	)
+	var (
+		names []string
+		parts []part
+	)
 	stems := map[string]string{}
 	main7 := opts.Draft == Draft7
 	ix := pii.NewIndex(reg) // the manifest profile's inlining plan (sdk.go)
-	manifest := []any{}
-	for _, m := range reg.Messages {
+	plans := make([]sdkPlan, len(reg.Messages))
+	manifest := make([]any, 0, len(reg.Messages))
+	for j, m := range reg.Messages {
 		stem := Stem(m.URN)
 		if !validStem(stem) {
-			return nil, fmt.Errorf("%s: URN %q cannot name a schema file", m.Pos, m.URN)
+			return outdir.Source{}, fmt.Errorf("%s: URN %q cannot name a schema file", m.Pos, m.URN)
 		}
 		if other, dup := stems[stem]; dup {
-			return nil, fmt.Errorf("%s: URNs %q and %q map to the same schema file name %q", m.Pos, other, m.URN, stem)
+			return outdir.Source{}, fmt.Errorf("%s: URNs %q and %q map to the same schema file name %q", m.Pos, other, m.URN, stem)
 		}
 		stems[stem] = m.URN
-
-		doc, err := dataDoc(reg, m, opts, main7, DataFile(m.URN))
-		if err != nil {
-			return nil, err
-		}
-		if err := add(DataFile(m.URN), doc); err != nil {
-			return nil, err
-		}
-		env, err := envelopeDoc(reg, m, opts, main7)
-		if err != nil {
-			return nil, err
-		}
-		if err := add(EnvelopeFile(m.URN), env); err != nil {
-			return nil, err
-		}
+		plans[j] = planSDK(ix, m, opts)
+		names = append(names, DataFile(m.URN), EnvelopeFile(m.URN))
+		parts = append(parts, part{m, j, data}, part{m, j, envelope})
 		d7 := DataFile(m.URN)
 		if !main7 {
 			d7 = Draft7DataFile(m.URN)
-			doc, err := dataDoc(reg, m, opts, true, d7)
-			if err != nil {
-				return nil, err
-			}
-			if err := add(d7, doc); err != nil {
-				return nil, err
-			}
+			names = append(names, d7)
+			parts = append(parts, part{m, j, draft7Copy})
 		}
 		sdk := SDKDataFile(m.URN)
-		doc, err = sdkDataDoc(reg, ix, m, opts, sdk)
-		if err != nil {
-			return nil, err
-		}
-		if err := add(sdk, doc); err != nil {
-			return nil, err
-		}
-		if n, est := len(files[len(files)-1].Content), sdkBound(ix, m, opts); n > est {
-			// pii.Index.Size is an upper bound of the bytes written: never reached.
-			return nil, fmt.Errorf("%s: %s takes %d bytes, more than the %d bytes estimated", m.Pos, sdk, n, est)
-		}
+		names = append(names, sdk)
+		parts = append(parts, part{m, j, sdkData})
 		status := "active"
 		if m.Deprecation != nil {
 			status = "deprecated"
 		}
 		manifest = append(manifest, ordjson.New().Set("urn", m.URN).Set("schema", sdk).Set("owner", m.Owner).Set("status", status).Set("x-babel-data-schema", d7))
 	}
-	if err := add(RegistryFile, ordjson.New().Set("$comment", GeneratedComment).Set("schemas", manifest)); err != nil {
-		return nil, err
+	names = append(names, RegistryFile)
+	content := func(i int) ([]byte, error) {
+		if i == len(parts) {
+			return marshal(RegistryFile, ordjson.New().Set("$comment", GeneratedComment).Set("schemas", manifest))
+		}
+		p, name := parts[i], names[i]
+		var (
+			doc *ordjson.Object
+			err error
+		)
+		switch p.kind {
+		case data:
+			doc, err = dataDoc(reg, p.m, opts, main7, name)
+		case envelope:
+			doc, err = envelopeDoc(reg, p.m, opts, main7)
+		case draft7Copy:
+			doc, err = dataDoc(reg, p.m, opts, true, name)
+		case sdkData:
+			plan := plans[p.j]
+			if doc, err = sdkDataDoc(reg, plan, p.m, opts, name); err != nil {
+				return nil, err
+			}
+			b, err := marshal(name, doc)
+			if err == nil && len(b) > plan.bound {
+				// pii.Index.Size is an upper bound of the bytes written: never reached.
+				return nil, fmt.Errorf("%s: %s takes %d bytes, more than the %d bytes estimated", p.m.Pos, name, len(b), plan.bound)
+			}
+			return b, err
+		}
+		if err != nil {
+			return nil, err
+		}
+		return marshal(name, doc)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, nil
+	return outdir.Source{Names: names, Content: content}, nil
+}
+
+// marshal writes the document of the file name.
+func marshal(name string, doc *ordjson.Object) ([]byte, error) {
+	b, err := ordjson.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
 }
 
 func validStem(s string) bool {
@@ -848,5 +895,12 @@ func (g *gen) ref(s *model.Schema) *ordjson.Object {
 }
 
 func pointerEscape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return pointerEscaper.Replace(s)
 }
+
+// pointerEscaper escapes a JSON Pointer reference token (RFC 6901): built once, as a
+// strings.Replacer builds its tables on first use.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")

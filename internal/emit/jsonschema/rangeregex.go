@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // IntRangePattern returns an anchored regular expression that matches exactly the
@@ -12,6 +13,21 @@ import (
 // santhosh-tekuri/jsonschema) and ECMA-262 (ajv, with or without the u flag) read
 // the same way: ^, $, (?:…), |, [0-9]-style classes and {m,n}. lo > hi yields "".
 func IntRangePattern(lo, hi int64) string {
+	key := [2]int64{lo, hi}
+	if p, ok := rangePatterns.Load(key); ok {
+		return p.(string)
+	}
+	p := intRangePattern(lo, hi)
+	rangePatterns.Store(key, p)
+	return p
+}
+
+// rangePatterns memoises IntRangePattern by its bounds: a registry repeats a few
+// ranges over thousands of fields, and every URN's schema is written three times.
+// Safe for the concurrent builds of Files.
+var rangePatterns sync.Map // [2]int64 → string
+
+func intRangePattern(lo, hi int64) string {
 	if lo > hi {
 		return ""
 	}

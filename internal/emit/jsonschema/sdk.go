@@ -43,13 +43,27 @@ import (
 // points at): urn:babel:orders:created.v2 → orders.created.v2.sdk.schema.json.
 func SDKDataFile(urn string) string { return Stem(urn) + ".sdk.schema.json" }
 
-// sdkDataDoc builds the manifest-profile data schema of m; ix is the registry's
-// pii.Index.
-func sdkDataDoc(reg *model.Registry, ix *pii.Index, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
-	if !ix.Inlined(m) {
-		_, added, deep := ix.Size(m)
+// sdkPlan is what the registry's pii.Index decides about the manifest-profile schema
+// of one message, taken from it once (the Index is not safe for concurrent use): whether
+// its named types can be inlined, the bytes and levels they would add, and the most
+// bytes the schema may take (sdkBound).
+type sdkPlan struct {
+	inlined     bool
+	added, deep int
+	bound       int
+}
+
+// planSDK takes the sdkPlan of m from ix.
+func planSDK(ix *pii.Index, m *model.Message, opts Options) sdkPlan {
+	_, added, deep := ix.Size(m)
+	return sdkPlan{inlined: ix.Inlined(m), added: added, deep: deep, bound: sdkBound(ix, m, opts)}
+}
+
+// sdkDataDoc builds the manifest-profile data schema of m, as plan allows.
+func sdkDataDoc(reg *model.Registry, plan sdkPlan, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
+	if !plan.inlined {
 		return nil, fmt.Errorf("%s: %s: inlining the named types of %q would add more than %d bytes or nest deeper than %d levels (%d bytes, %d levels; BQ050)",
-			m.Pos, name, m.URN, pii.MaxBytes, pii.MaxNesting, added, deep)
+			m.Pos, name, m.URN, pii.MaxBytes, pii.MaxNesting, plan.added, plan.deep)
 	}
 	g := newGen(reg, true)
 	in := &inliner{g: g, counts: map[*model.NamedType]int{}}
@@ -192,6 +206,6 @@ func SDKDataSchemas(reg *model.Registry, opts Options) (func(m *model.Message) (
 	}
 	ix := pii.NewIndex(reg)
 	return func(m *model.Message) (*ordjson.Object, error) {
-		return sdkDataDoc(reg, ix, m, opts, SDKDataFile(m.URN))
+		return sdkDataDoc(reg, planSDK(ix, m, opts), m, opts, SDKDataFile(m.URN))
 	}, nil
 }
