@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -469,6 +470,7 @@ func checkProfile(t *testing.T, s set) (total profileTotals) {
 		corpus = append(corpus[:len(corpus):len(corpus)], mutations(s, corpus)...) // a copy: the corpus is shared
 	}
 	byURN := map[string][]agreement.Instance{}
+	var jobs []validation
 	for _, in := range corpus {
 		byURN[in.URN] = append(byURN[in.URN], in)
 	}
@@ -533,38 +535,96 @@ func checkProfile(t *testing.T, s set) (total profileTotals) {
 			}
 		}
 
-		// Validation: sound, and exactly the expressible constraints.
-		full20 := compiled[jsonschema.DataFile(m.URN)]
-		for _, in := range byURN[m.URN] {
-			var v any
-			if err := json.Unmarshal(in.JSON, &v); err != nil {
-				continue // a number beyond a double: malformed for every Go reader
-			}
-			inst, err := js.UnmarshalJSON(bytes.NewReader(in.JSON))
-			if err != nil {
-				t.Fatalf("%s %s: %v", where, in.Name, err)
-			}
-			fullOK := full20.Validate(inst) == nil
-			subOK := reader.valid(v)
-			orc := &oracle{reg: s.reg, counts: map[*model.NamedType]int{}}
-			expressOK := orc.ok(m.Data, v)
-			total.instances++
-			if !fullOK {
-				total.invalid++
-				if !subOK {
-					total.caught++
+		// Validation: sound, and exactly the expressible constraints (below).
+		jobs = append(jobs, validation{where: where, m: m, reader: reader, full: compiled[jsonschema.DataFile(m.URN)], instances: byURN[m.URN]})
+	}
+	// The instances of each URN are independent: validated in parallel subtests of about
+	// chunkInstances instances each, so that a big registry (synth) is not one long tail.
+	var mu sync.Mutex
+	t.Run("validate", func(t *testing.T) {
+		for i, chunk := range chunks(jobs) {
+			t.Run(strconv.Itoa(i), func(t *testing.T) {
+				t.Parallel()
+				var sub profileTotals
+				for _, v := range chunk {
+					sub.add(validate(t, s, v))
 				}
+				mu.Lock()
+				defer mu.Unlock()
+				total.add(sub)
+			})
+		}
+	})
+	return total
+}
+
+// validation is the validation half of TestManifestProfile on one URN: its instances,
+// the SDK reader of its manifest schema and its full-fidelity data schema compiled.
+type validation struct {
+	where     string
+	m         *model.Message
+	reader    *rnode
+	full      *js.Schema
+	instances []agreement.Instance
+}
+
+// chunkInstances is about how many instances one validation subtest checks.
+const chunkInstances = 4000
+
+// chunks splits jobs, in order, into runs of at least chunkInstances instances (the last
+// may hold fewer).
+func chunks(jobs []validation) [][]validation {
+	var out [][]validation
+	var cur []validation
+	n := 0
+	for _, j := range jobs {
+		cur = append(cur, j)
+		n += len(j.instances)
+		if n >= chunkInstances {
+			out = append(out, cur)
+			cur, n = nil, 0
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// validate checks the instances of one URN: no instance that jsonschema/v6 accepts on
+// the full-fidelity data schema is rejected by the SDK reader, and the reader rejects
+// exactly the instances the oracle of expressible constraints rejects.
+func validate(t *testing.T, s set, j validation) (total profileTotals) {
+	where, m, reader := j.where, j.m, j.reader
+	for _, in := range j.instances {
+		var v any
+		if err := json.Unmarshal(in.JSON, &v); err != nil {
+			continue // a number beyond a double: malformed for every Go reader
+		}
+		inst, err := js.UnmarshalJSON(bytes.NewReader(in.JSON))
+		if err != nil {
+			t.Fatalf("%s %s: %v", where, in.Name, err)
+		}
+		fullOK := j.full.Validate(inst) == nil
+		subOK := reader.valid(v)
+		orc := &oracle{reg: s.reg, counts: map[*model.NamedType]int{}}
+		expressOK := orc.ok(m.Data, v)
+		total.instances++
+		if !fullOK {
+			total.invalid++
+			if !subOK {
+				total.caught++
 			}
-			switch {
-			case fullOK && !subOK:
-				t.Errorf("%s: the SDK reader rejects %s, which jsonschema/v6 accepts: %s", where, in.Name, in.JSON)
-			case subOK != expressOK:
-				t.Errorf("%s: the SDK reader says valid=%v, the oracle of expressible constraints valid=%v, on %s: %s", where, subOK, expressOK, in.Name, in.JSON)
-			case !expressOK && fullOK:
-				t.Errorf("%s: the oracle rejects %s, which jsonschema/v6 accepts (an oracle bug): %s", where, in.Name, in.JSON)
-			default:
-				total.sound++
-			}
+		}
+		switch {
+		case fullOK && !subOK:
+			t.Errorf("%s: the SDK reader rejects %s, which jsonschema/v6 accepts: %s", where, in.Name, in.JSON)
+		case subOK != expressOK:
+			t.Errorf("%s: the SDK reader says valid=%v, the oracle of expressible constraints valid=%v, on %s: %s", where, subOK, expressOK, in.Name, in.JSON)
+		case !expressOK && fullOK:
+			t.Errorf("%s: the oracle rejects %s, which jsonschema/v6 accepts (an oracle bug): %s", where, in.Name, in.JSON)
+		default:
+			total.sound++
 		}
 	}
 	return total
