@@ -26,7 +26,9 @@ func goRun(b *testing.B, dir, cache string, args ...string) (cpu time.Duration, 
 	b.Helper()
 	cmd := exec.Command(gomodtest.GoTool(b), args...)
 	cmd.Dir = dir
-	cmd.Env = append(gomodtest.Env(), "GOCACHE="+cache)
+	// A user's build: without the -trimpath the tests' generated modules get (the last
+	// GOFLAGS wins), so the figures stay comparable with docs/performance.md's.
+	cmd.Env = append(gomodtest.Env(), "GOCACHE="+cache, "GOFLAGS=-mod=mod")
 	o, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, o)

@@ -403,6 +403,7 @@ func TestAction(t *testing.T) {
 			summary:     []string{"### bqgen diff could not review this pull request", "which is a shallow clone without it: fetch the base (actions/checkout: set `fetch-depth: 0`"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each scenario has its own repository, workspace and runner directory
 			files := func(r string) map[string]string {
 				m := map[string]string{"go.mod": goMod, "README.md": "rentals\n"}
 				if r != "" {

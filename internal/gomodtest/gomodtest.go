@@ -3,6 +3,13 @@
 // go command of the toolchain running the tests, run there hermetically
 // (GOFLAGS=-mod=mod, GOTOOLCHAIN=local, GOWORK=off, GOPROXY=off: every dependency comes
 // from the module cache the tests were built with). Only tests import it.
+//
+// Builds are shared through the go build cache of the process (GOCACHE): every command
+// runs with -trimpath, so a compiled package is keyed by its import path and its source,
+// not by the temporary directory it was written to. Tests that generate the same
+// packages under the same module path (the generated runtime, internal/bqrt, is the same
+// bytes for every registry) compile them once per cache, and a second run of the suite
+// compiles only what changed.
 package gomodtest
 
 import (
@@ -14,9 +21,10 @@ import (
 	"testing"
 )
 
-// Env is the environment the go command runs with: the process's, made hermetic.
+// Env is the environment the go command runs with: the process's, made hermetic, and
+// -trimpath (see the package doc).
 func Env() []string {
-	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+	return append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
 }
 
 // GoTool returns the go command of the toolchain running the tests (GOROOT's, else the

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
@@ -232,15 +234,53 @@ type set struct {
 	diags registry.Diagnostics
 	// loaded: diags are the registry's own (not a hand-built model).
 	loaded bool
-	seed   uint64
+	// seed is the seed of a random registry (internal/synth.Random), keys the seed of
+	// a hostileKeys registry; 0 for the others.
+	seed, keys uint64
+	// corpus is internal/agreement's corpus of the registry, built once per process for
+	// every test that reads it.
+	corpus func() ([]agreement.Instance, error)
+}
+
+// The registries of the package's tests: randomSets random registries and keysSets
+// hostileKeys registries (fewer with -short), beside the test registries. They and their
+// corpora are built once per process (sharedSets) and shared by TestManifestProfile and
+// TestProtectedWire, which runs on the first wireRandom and wireKeys of them.
+const (
+	randomSets, randomSetsShort = 30, 6
+	wireRandom, wireKeys        = 12, 3
+)
+
+var sharedSets = sync.OnceValues(func() ([]set, error) {
+	n := randomSets
+	if testing.Short() {
+		n = randomSetsShort
+	}
+	return registries(n)
+})
+
+// registriesOf returns the shared registries (sharedSets) that keep says to keep; the
+// test fails when they cannot be built.
+func registriesOf(t *testing.T, keep func(set) bool) []set {
+	t.Helper()
+	all, err := sharedSets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []set
+	for _, s := range all {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // registries are every registry under testdata/ (each *.yaml file, and each
 // directory registry of testdata/rules) and examples/ that loads without errors, the
-// jsonschema fixture, internal/agreement's extra.yaml, a synthetic registry and n
-// random registries.
-func registries(t *testing.T, n int) []set {
-	t.Helper()
+// jsonschema fixture, internal/agreement's extra.yaml, a synthetic registry, n random
+// registries and max(3, n/4) hostileKeys registries.
+func registries(n int) ([]set, error) {
 	root := filepath.Join("..", "..")
 	var paths []string
 	for _, dir := range []string{"testdata", "examples", filepath.Join("internal", "agreement", "testdata")} {
@@ -268,13 +308,14 @@ func registries(t *testing.T, n int) []set {
 		sets = append(sets, set{name: filepath.ToSlash(name), reg: reg, diags: diags, loaded: true})
 	}
 	if len(sets) < 50 {
-		t.Fatalf("only %d test registries load", len(sets))
+		return nil, fmt.Errorf("only %d test registries load", len(sets))
 	}
 	sets = append(sets, set{name: "fixture", reg: fixture.Registry()})
+	var err error
 	load := func(name string, files map[string][]byte) set {
-		reg, diags, err := registry.LoadFiles(context.Background(), files)
-		if err != nil || reg == nil {
-			t.Fatalf("%s: %v %v", name, err, diags)
+		reg, diags, lerr := registry.LoadFiles(context.Background(), files)
+		if (lerr != nil || reg == nil) && err == nil {
+			err = fmt.Errorf("%s: %v %v", name, lerr, diags)
 		}
 		return set{name: name, reg: reg, diags: diags, loaded: true}
 	}
@@ -287,9 +328,18 @@ func registries(t *testing.T, n int) []set {
 	}
 	for seed := uint64(1); seed <= uint64(max(3, n/4)); seed++ {
 		name := fmt.Sprintf("keys-%d", seed)
-		sets = append(sets, load(name, map[string][]byte{name + ".yaml": hostileKeys(seed)}))
+		s := load(name, map[string][]byte{name + ".yaml": hostileKeys(seed)})
+		s.keys = seed
+		sets = append(sets, s)
 	}
-	return sets
+	if err != nil {
+		return nil, err
+	}
+	for i := range sets {
+		name, reg := sets[i].name, sets[i].reg
+		sets[i].corpus = sync.OnceValues(func() ([]agreement.Instance, error) { return agreement.Corpus(name, reg) })
+	}
+	return sets, nil
 }
 
 // pathKeys are JSON keys that the SDKs' path syntax reads in every way it can: keys
@@ -351,142 +401,233 @@ func hostileKeys(seed uint64) []byte {
 // random registries.
 func TestManifestProfile(t *testing.T) {
 	t.Parallel()
-	n := 30
-	if testing.Short() {
-		n = 6
-	}
-	sets := registries(t, n)
-	var total struct {
-		urns, marks, instances, invalid, caught, sound int
-	}
+	sets := registriesOf(t, func(set) bool { return true })
+	var (
+		mu    sync.Mutex
+		total profileTotals
+	)
+	// One parallel subtest per registry; the group returns when all are done.
+	t.Run("sets", func(t *testing.T) {
+		for _, s := range sets {
+			t.Run(s.name, func(t *testing.T) {
+				t.Parallel()
+				got := checkProfile(t, s)
+				mu.Lock()
+				defer mu.Unlock()
+				total.add(got)
+			})
+		}
+	})
+	n := 0
 	for _, s := range sets {
-		files, err := jsonschema.Emit(s.reg, jsonschema.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
-		byName := map[string][]byte{}
-		for _, f := range files {
-			byName[f.Name] = f.Content
-		}
-		checkManifest(t, s, byName)
-		ix := pii.NewIndex(s.reg)
-		cat := catalog.Build(s.reg, catalog.Options{})
-		docsPII := map[string][]string{}
-		for _, c := range cat.Contexts {
-			for _, m := range c.Messages {
-				docsPII[m.URN] = m.PII
-			}
-		}
-		compiled := compileAll(t, s.name, files)
-		corpus, err := agreement.Corpus(s.name, s.reg)
-		if err != nil {
-			t.Fatalf("%s: corpus: %v", s.name, err)
-		}
 		if s.seed != 0 {
-			corpus = append(corpus, mutations(s, corpus)...)
-		}
-		byURN := map[string][]agreement.Instance{}
-		for _, in := range corpus {
-			byURN[in.URN] = append(byURN[in.URN], in)
-		}
-		for _, m := range s.reg.Messages {
-			total.urns++
-			raw := byName[jsonschema.SDKDataFile(m.URN)]
-			var doc map[string]any
-			if err := json.Unmarshal(raw, &doc); err != nil {
-				t.Fatalf("%s %s: the SDK reader cannot decode the manifest schema: %v", s.name, m.URN, err)
-			}
-			reader := readNode(doc)
-			inv := ix.Of(m)
-			where := s.name + " " + m.URN
-
-			// PII: reader == pii == model walk == full-fidelity walk == docs.
-			var want []string
-			for _, p := range inv.Paths {
-				want = append(want, withCategory(p.Path, p.Category))
-			}
-			total.marks += len(want)
-			got := reader.paths()
-			mm := modelWalk(s.reg, m, ix)
-			var full []string
-			var fullDoc map[string]any
-			json.Unmarshal(byName[jsonschema.DataFile(m.URN)], &fullDoc)
-			if inv.Inlined {
-				full = fullPaths(fullDoc)
-			} else {
-				full = want // the manifest keeps $ref: the full walk is not comparable
-			}
-			var docs []string
-			for _, c := range docsPII[m.URN] {
-				docs = append(docs, strings.ReplaceAll(strings.TrimPrefix(c, "`"), "` (", " ("))
-			}
-			for i, d := range docs {
-				docs[i] = strings.TrimSuffix(d, "`")
-			}
-			for _, c := range []struct {
-				what string
-				got  []string
-			}{{"the SDK reader on the manifest", got}, {"the model walk", mm.reach}, {"the full-fidelity schema walk", full}, {"bqgen docs", docs}} {
-				if strings.Join(c.got, "\n") != strings.Join(want, "\n") {
-					t.Errorf("%s: PII paths of %s differ from pii.Of:\n  got:  %q\n  want: %q", where, c.what, c.got, want)
-				}
-			}
-			// Every mark the SDKs cannot address is lost, and reported by BQ048.
-			lostAt := map[model.Pos]bool{}
-			for _, l := range inv.Lost {
-				lostAt[l.Pos] = true
-				if s.loaded && !hasDiag(s.diags, registry.RulePIIReach, l.Cause.At) {
-					t.Errorf("%s: %s is lost (%s) but BQ048 does not report it at %s", where, l.Path, l.Cause.Reason, l.Cause.At)
-				}
-			}
-			for _, p := range mm.hidden {
-				if !lostAt[p] {
-					t.Errorf("%s: the mark at %s cannot be addressed by the SDKs, but pii.Of does not list it as lost", where, p)
-				}
-			}
-			for at, marked := range mm.cuts {
-				if marked != hasLost(inv, pii.Recursion, at) {
-					t.Errorf("%s: the unrolling stops at %s over a type that reaches a mark: %v; pii.Of lists it: %v", where, at, marked, !marked)
-				}
-			}
-
-			// Validation: sound, and exactly the expressible constraints.
-			full20 := compiled[jsonschema.DataFile(m.URN)]
-			for _, in := range byURN[m.URN] {
-				var v any
-				if err := json.Unmarshal(in.JSON, &v); err != nil {
-					continue // a number beyond a double: malformed for every Go reader
-				}
-				inst, err := js.UnmarshalJSON(bytes.NewReader(in.JSON))
-				if err != nil {
-					t.Fatalf("%s %s: %v", where, in.Name, err)
-				}
-				fullOK := full20.Validate(inst) == nil
-				subOK := reader.valid(v)
-				orc := &oracle{reg: s.reg, counts: map[*model.NamedType]int{}}
-				expressOK := orc.ok(m.Data, v)
-				total.instances++
-				if !fullOK {
-					total.invalid++
-					if !subOK {
-						total.caught++
-					}
-				}
-				switch {
-				case fullOK && !subOK:
-					t.Errorf("%s: the SDK reader rejects %s, which jsonschema/v6 accepts: %s", where, in.Name, in.JSON)
-				case subOK != expressOK:
-					t.Errorf("%s: the SDK reader says valid=%v, the oracle of expressible constraints valid=%v, on %s: %s", where, subOK, expressOK, in.Name, in.JSON)
-				case !expressOK && fullOK:
-					t.Errorf("%s: the oracle rejects %s, which jsonschema/v6 accepts (an oracle bug): %s", where, in.Name, in.JSON)
-				default:
-					total.sound++
-				}
-			}
+			n++
 		}
 	}
 	t.Logf("%d registries (%d random), %d URNs, %d PII paths; %d instances, %d rejected by jsonschema/v6, %d of them by the SDK reader (the rest break constraints the subset cannot express); %d agree",
 		len(sets), n, total.urns, total.marks, total.instances, total.invalid, total.caught, total.sound)
+}
+
+// profileTotals counts what TestManifestProfile checked.
+type profileTotals struct {
+	urns, marks, instances, invalid, caught, sound int
+}
+
+func (p *profileTotals) add(q profileTotals) {
+	p.urns += q.urns
+	p.marks += q.marks
+	p.instances += q.instances
+	p.invalid += q.invalid
+	p.caught += q.caught
+	p.sound += q.sound
+}
+
+// checkProfile runs TestManifestProfile's checks on the registry of s.
+func checkProfile(t *testing.T, s set) (total profileTotals) {
+	files, err := jsonschema.Emit(s.reg, jsonschema.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", s.name, err)
+	}
+	byName := map[string][]byte{}
+	for _, f := range files {
+		byName[f.Name] = f.Content
+	}
+	checkManifest(t, s, byName)
+	ix := pii.NewIndex(s.reg)
+	cat := catalog.Build(s.reg, catalog.Options{})
+	docsPII := map[string][]string{}
+	for _, c := range cat.Contexts {
+		for _, m := range c.Messages {
+			docsPII[m.URN] = m.PII
+		}
+	}
+	compiled := compileAll(t, s.name, files)
+	corpus, err := s.corpus()
+	if err != nil {
+		t.Fatalf("%s: corpus: %v", s.name, err)
+	}
+	if s.seed != 0 {
+		corpus = append(corpus[:len(corpus):len(corpus)], mutations(s, corpus)...) // a copy: the corpus is shared
+	}
+	byURN := map[string][]agreement.Instance{}
+	var jobs []validation
+	for _, in := range corpus {
+		byURN[in.URN] = append(byURN[in.URN], in)
+	}
+	for _, m := range s.reg.Messages {
+		total.urns++
+		raw := byName[jsonschema.SDKDataFile(m.URN)]
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatalf("%s %s: the SDK reader cannot decode the manifest schema: %v", s.name, m.URN, err)
+		}
+		reader := readNode(doc)
+		inv := ix.Of(m)
+		where := s.name + " " + m.URN
+
+		// PII: reader == pii == model walk == full-fidelity walk == docs.
+		var want []string
+		for _, p := range inv.Paths {
+			want = append(want, withCategory(p.Path, p.Category))
+		}
+		total.marks += len(want)
+		got := reader.paths()
+		mm := modelWalk(s.reg, m, ix)
+		var full []string
+		var fullDoc map[string]any
+		json.Unmarshal(byName[jsonschema.DataFile(m.URN)], &fullDoc)
+		if inv.Inlined {
+			full = fullPaths(fullDoc)
+		} else {
+			full = want // the manifest keeps $ref: the full walk is not comparable
+		}
+		var docs []string
+		for _, c := range docsPII[m.URN] {
+			docs = append(docs, strings.ReplaceAll(strings.TrimPrefix(c, "`"), "` (", " ("))
+		}
+		for i, d := range docs {
+			docs[i] = strings.TrimSuffix(d, "`")
+		}
+		for _, c := range []struct {
+			what string
+			got  []string
+		}{{"the SDK reader on the manifest", got}, {"the model walk", mm.reach}, {"the full-fidelity schema walk", full}, {"bqgen docs", docs}} {
+			if strings.Join(c.got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s: PII paths of %s differ from pii.Of:\n  got:  %q\n  want: %q", where, c.what, c.got, want)
+			}
+		}
+		// Every mark the SDKs cannot address is lost, and reported by BQ048.
+		lostAt := map[model.Pos]bool{}
+		for _, l := range inv.Lost {
+			lostAt[l.Pos] = true
+			if s.loaded && !hasDiag(s.diags, registry.RulePIIReach, l.Cause.At) {
+				t.Errorf("%s: %s is lost (%s) but BQ048 does not report it at %s", where, l.Path, l.Cause.Reason, l.Cause.At)
+			}
+		}
+		for _, p := range mm.hidden {
+			if !lostAt[p] {
+				t.Errorf("%s: the mark at %s cannot be addressed by the SDKs, but pii.Of does not list it as lost", where, p)
+			}
+		}
+		for at, marked := range mm.cuts {
+			if marked != hasLost(inv, pii.Recursion, at) {
+				t.Errorf("%s: the unrolling stops at %s over a type that reaches a mark: %v; pii.Of lists it: %v", where, at, marked, !marked)
+			}
+		}
+
+		// Validation: sound, and exactly the expressible constraints (below).
+		jobs = append(jobs, validation{where: where, m: m, reader: reader, full: compiled[jsonschema.DataFile(m.URN)], instances: byURN[m.URN]})
+	}
+	// The instances of each URN are independent: validated in parallel subtests of about
+	// chunkInstances instances each, so that a big registry (synth) is not one long tail.
+	var mu sync.Mutex
+	t.Run("validate", func(t *testing.T) {
+		for i, chunk := range chunks(jobs) {
+			t.Run(strconv.Itoa(i), func(t *testing.T) {
+				t.Parallel()
+				var sub profileTotals
+				for _, v := range chunk {
+					sub.add(validate(t, s, v))
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				total.add(sub)
+			})
+		}
+	})
+	return total
+}
+
+// validation is the validation half of TestManifestProfile on one URN: its instances,
+// the SDK reader of its manifest schema and its full-fidelity data schema compiled.
+type validation struct {
+	where     string
+	m         *model.Message
+	reader    *rnode
+	full      *js.Schema
+	instances []agreement.Instance
+}
+
+// chunkInstances is about how many instances one validation subtest checks.
+const chunkInstances = 4000
+
+// chunks splits jobs, in order, into runs of at least chunkInstances instances (the last
+// may hold fewer).
+func chunks(jobs []validation) [][]validation {
+	var out [][]validation
+	var cur []validation
+	n := 0
+	for _, j := range jobs {
+		cur = append(cur, j)
+		n += len(j.instances)
+		if n >= chunkInstances {
+			out = append(out, cur)
+			cur, n = nil, 0
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// validate checks the instances of one URN: no instance that jsonschema/v6 accepts on
+// the full-fidelity data schema is rejected by the SDK reader, and the reader rejects
+// exactly the instances the oracle of expressible constraints rejects.
+func validate(t *testing.T, s set, j validation) (total profileTotals) {
+	where, m, reader := j.where, j.m, j.reader
+	for _, in := range j.instances {
+		var v any
+		if err := json.Unmarshal(in.JSON, &v); err != nil {
+			continue // a number beyond a double: malformed for every Go reader
+		}
+		inst, err := js.UnmarshalJSON(bytes.NewReader(in.JSON))
+		if err != nil {
+			t.Fatalf("%s %s: %v", where, in.Name, err)
+		}
+		fullOK := j.full.Validate(inst) == nil
+		subOK := reader.valid(v)
+		orc := &oracle{reg: s.reg, counts: map[*model.NamedType]int{}}
+		expressOK := orc.ok(m.Data, v)
+		total.instances++
+		if !fullOK {
+			total.invalid++
+			if !subOK {
+				total.caught++
+			}
+		}
+		switch {
+		case fullOK && !subOK:
+			t.Errorf("%s: the SDK reader rejects %s, which jsonschema/v6 accepts: %s", where, in.Name, in.JSON)
+		case subOK != expressOK:
+			t.Errorf("%s: the SDK reader says valid=%v, the oracle of expressible constraints valid=%v, on %s: %s", where, subOK, expressOK, in.Name, in.JSON)
+		case !expressOK && fullOK:
+			t.Errorf("%s: the oracle rejects %s, which jsonschema/v6 accepts (an oracle bug): %s", where, in.Name, in.JSON)
+		default:
+			total.sound++
+		}
+	}
+	return total
 }
 
 // checkManifest checks registry.json: every URN points at its manifest-profile schema

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -391,84 +392,143 @@ func TestProtectedWire(t *testing.T) {
 	}
 	t.Parallel()
 	start := time.Now()
-	sets := registries(t, 12)
-	mod := gomodtest.New(t, "example.com/wire")
+	sets := registriesOf(t, func(s set) bool { return s.seed <= wireRandom && s.keys <= wireKeys })
+	var (
+		mu    sync.Mutex
+		total wireTotals
+	)
+	// One parallel subtest per registry with protected values, each with its own module
+	// of the same module path: the generated runtime (internal/bqrt, the same bytes for
+	// every registry) then has the same import path in each, and is compiled once.
+	t.Run("sets", func(t *testing.T) {
+		for _, s := range sets {
+			if !wireMarked(s) {
+				continue
+			}
+			t.Run(s.name, func(t *testing.T) {
+				t.Parallel()
+				got := wireSet(t, s)
+				mu.Lock()
+				defer mu.Unlock()
+				total.add(got)
+			})
+		}
+	})
+	if total.urns < 20 {
+		t.Fatalf("only %d URNs with protected values", total.urns)
+	}
+	t.Logf("%d registries, %d URNs with protected values: %d valid instances (%d holding protected values, %d values in all; %d with nested marks, not read back by the SDKs' Unprotect; %d not exact doubles that round onto a bound, skipped); builds %v in all, total %v",
+		total.sets, total.urns, total.cases, total.withValues, total.protectedValues, total.nestedSkipped, total.rounding, total.build.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+}
+
+// wireTotals counts what TestProtectedWire checked.
+type wireTotals struct {
+	sets, urns, cases, withValues, protectedValues, nestedSkipped, rounding int
+	build                                                                   time.Duration
+}
+
+func (w *wireTotals) add(v wireTotals) {
+	w.sets += v.sets
+	w.urns += v.urns
+	w.cases += v.cases
+	w.withValues += v.withValues
+	w.protectedValues += v.protectedValues
+	w.nestedSkipped += v.nestedSkipped
+	w.rounding += v.rounding
+	w.build += v.build
+}
+
+// wireMarked reports whether the registry of s has a URN with protected values and is
+// generated (no Go name collisions).
+func wireMarked(s set) bool {
+	if _, colls := gonames.Plan(s.reg, wirePkg); len(colls) > 0 {
+		return false // not generated: bqgen refuses the registry
+	}
+	ix := pii.NewIndex(s.reg)
+	for _, m := range s.reg.Messages {
+		if ix.Marked(m) && len(ix.Of(m).Protected()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// wirePkg is the root package of every registry TestProtectedWire generates, in a
+// module of its own whose path is wireModule.
+const wirePkg, wireModule = "gen", "example.com/wire"
+
+// wireSet runs TestProtectedWire on the registry of s: its generated packages and a
+// program that round-trips every valid corpus instance of its URNs with protected values.
+func wireSet(t *testing.T, s set) (total wireTotals) {
+	start := time.Now()
+	mod := gomodtest.New(t, wireModule)
 	var imports, runs, targets strings.Builder
 	var cases []wireCase
-	var pkgs, urns int
-	for _, s := range sets {
-		ix := pii.NewIndex(s.reg)
-		var marked []int
-		for i, m := range s.reg.Messages {
-			if ix.Marked(m) && len(ix.Of(m).Protected()) > 0 {
-				marked = append(marked, i)
-			}
+	ix := pii.NewIndex(s.reg)
+	var marked []int
+	for i, m := range s.reg.Messages {
+		if ix.Marked(m) && len(ix.Of(m).Protected()) > 0 {
+			marked = append(marked, i)
 		}
-		if len(marked) == 0 {
-			continue
+	}
+	pkg := wirePkg
+	names, colls := gonames.Plan(s.reg, pkg)
+	if len(colls) > 0 {
+		t.Fatalf("%s: Go name collisions: %+v", s.name, colls)
+	}
+	total.sets++
+	root := wireModule + "/" + pkg
+	files, err := golang.Emit(s.reg, names, golang.Options{ImportPath: root})
+	if err != nil {
+		t.Fatalf("%s: %v", s.name, err)
+	}
+	for _, f := range files {
+		mod.Write(pkg+"/"+f.Name, f.Content)
+	}
+	schemas, err := jsonschema.Emit(s.reg, jsonschema.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", s.name, err)
+	}
+	byName := map[string][]byte{}
+	for _, f := range schemas {
+		byName[f.Name] = f.Content
+	}
+	corpus, err := s.corpus()
+	if err != nil {
+		t.Fatalf("%s: corpus: %v", s.name, err)
+	}
+	fmt.Fprintf(&imports, "\t%q\n", root)
+	fmt.Fprintf(&runs, wireRun, pkg)
+	imported := map[string]bool{}
+	for _, i := range marked {
+		m := s.reg.Messages[i]
+		total.urns++
+		id := names.Messages[m]
+		alias := pkg + "_" + id.Pkg.Name
+		if !imported[alias] {
+			imported[alias] = true
+			fmt.Fprintf(&imports, "\t%s %q\n", alias, root+"/"+id.Pkg.Dir)
 		}
-		pkg := fmt.Sprintf("w%d", pkgs)
-		names, colls := gonames.Plan(s.reg, pkg)
-		if len(colls) > 0 {
-			continue // not generated: bqgen refuses the registry
+		fmt.Fprintf(&targets, "\ttargets[%q] = run_%s[%s.%s]\n", s.name+" "+m.URN, pkg, alias, id.Name)
+		var doc map[string]any
+		if err := json.Unmarshal(byName[jsonschema.SDKDataFile(m.URN)], &doc); err != nil {
+			t.Fatal(err)
 		}
-		pkgs++
-		root := "example.com/wire/" + pkg
-		files, err := golang.Emit(s.reg, names, golang.Options{ImportPath: root})
-		if err != nil {
-			t.Fatalf("%s: %v", s.name, err)
+		var sdkPaths []string
+		for _, p := range readNode(doc).paths() {
+			sdkPaths = append(sdkPaths, pathOf(p))
 		}
-		for _, f := range files {
-			mod.Write(pkg+"/"+f.Name, f.Content)
-		}
-		schemas, err := jsonschema.Emit(s.reg, jsonschema.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
-		byName := map[string][]byte{}
-		for _, f := range schemas {
-			byName[f.Name] = f.Content
-		}
-		corpus, err := agreement.Corpus(s.name, s.reg)
-		if err != nil {
-			t.Fatalf("%s: corpus: %v", s.name, err)
-		}
-		fmt.Fprintf(&imports, "\t%q\n", root)
-		fmt.Fprintf(&runs, wireRun, pkg)
-		imported := map[string]bool{}
-		for _, i := range marked {
-			m := s.reg.Messages[i]
-			urns++
-			id := names.Messages[m]
-			alias := pkg + "_" + id.Pkg.Name
-			if !imported[alias] {
-				imported[alias] = true
-				fmt.Fprintf(&imports, "\t%s %q\n", alias, root+"/"+id.Pkg.Dir)
-			}
-			fmt.Fprintf(&targets, "\ttargets[%q] = run_%s[%s.%s]\n", s.name+" "+m.URN, pkg, alias, id.Name)
-			var doc map[string]any
-			if err := json.Unmarshal(byName[jsonschema.SDKDataFile(m.URN)], &doc); err != nil {
-				t.Fatal(err)
-			}
-			var sdkPaths []string
-			for _, p := range readNode(doc).paths() {
-				sdkPaths = append(sdkPaths, pathOf(p))
-			}
-			nested := len(ix.Of(m).Nested) > 0
-			for _, in := range corpus {
-				if in.URN == m.URN && in.Expect == agreement.Valid {
-					cases = append(cases, wireCase{s.name, m.URN, in.Name, in.JSON, sdkPaths, nested})
-				}
+		nested := len(ix.Of(m).Nested) > 0
+		for _, in := range corpus {
+			if in.URN == m.URN && in.Expect == agreement.Valid {
+				cases = append(cases, wireCase{s.name, m.URN, in.Name, in.JSON, sdkPaths, nested})
 			}
 		}
 	}
-	if urns < 20 {
-		t.Fatalf("only %d URNs with protected values", urns)
-	}
+	total.cases = len(cases)
 	mod.Write("cmd/wire/main.go", fmt.Appendf(nil, wireMain, imports.String(), cipherPrefix, wrongPrefix, runs.String(), targets.String()))
 	bin := mod.Build("./cmd/wire")
-	tBuild := time.Since(start)
-
+	total.build = time.Since(start)
 	// Round 1 gives body0 of each instance; the SDK producer's envelope is made from
 	// it, then round 2 runs everything. (The program is deterministic: fixed trace,
 	// id and clock.)
@@ -519,14 +579,13 @@ func TestProtectedWire(t *testing.T) {
 		sdk[i] = env.encode()
 	}
 
-	var protectedValues, withValues, nestedSkipped, rounding int
 	for i, r := range run(sdk) {
 		c := cases[i]
 		where := fmt.Sprintf("%s %s %s", c.set, c.urn, c.name)
 		if strings.HasPrefix(r.Err, "New: ") && !property.ExactDoubles(c.data) {
 			// Known: a literal that is not exactly a double decodes to the bound it
 			// rounds to, which the producer's validation then rejects (docs/agreement.md).
-			rounding++
+			total.rounding++
 			continue
 		}
 		if r.Err != "" {
@@ -543,9 +602,9 @@ func TestProtectedWire(t *testing.T) {
 			}
 			return b
 		})
-		protectedValues += n
+		total.protectedValues += n
 		if n > 0 {
-			withValues++
+			total.withValues++
 		}
 		if string(restored) != r.Plain {
 			t.Errorf("%s: the protected body, its values decrypted, is not the clear body:\n  protected: %s\n  decrypted: %s\n  clear:     %s", where, r.Protected, restored, r.Plain)
@@ -560,7 +619,7 @@ func TestProtectedWire(t *testing.T) {
 		}
 		// The SDKs' Unprotect reads it back (not with nested marks).
 		if c.nested {
-			nestedSkipped++
+			total.nestedSkipped++
 		} else {
 			back := dataOf(t, r.Protected)
 			if err := sdkWalk(back, c.sdkPaths, sdkDecrypt); err != nil || !reflect.DeepEqual(back, dataOf(t, r.Plain)) {
@@ -577,8 +636,7 @@ func TestProtectedWire(t *testing.T) {
 			t.Errorf("%s: a Router with another key: %s, want %s\n  protected: %s", where, r.WrongKey, want, r.Protected)
 		}
 	}
-	t.Logf("%d registries, %d URNs with protected values: %d valid instances (%d holding protected values, %d values in all; %d with nested marks, not read back by the SDKs' Unprotect; %d not exact doubles that round onto a bound, skipped); build %v, total %v",
-		pkgs, urns, len(cases), withValues, protectedValues, nestedSkipped, rounding, tBuild.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	return total
 }
 
 // dataOf returns the data member of the envelope body, numbers as json.Number.

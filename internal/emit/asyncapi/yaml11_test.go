@@ -17,6 +17,7 @@ import (
 // registry testdata/registry/good/yaml11.yaml holds the spellings YAML 1.1 reads as
 // booleans, null, numbers, timestamps and merge keys, as keys and values.
 func TestPyYAMLReadsTheJSONDocument(t *testing.T) {
+	t.Parallel()
 	var paths []string
 	for _, glob := range []string{"../../../testdata/registry/good/*.yaml", "../../../testdata/rules/*/clean.yaml",
 		"../../../testdata/rules/*/clean", "../../../internal/agreement/testdata/*.yaml", exampleRegistry} {

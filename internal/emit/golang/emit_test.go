@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/babelqueue/bqgen/internal/gomodtest"
@@ -528,9 +529,11 @@ func TestRenderErrorIsShort(t *testing.T) {
 
 // TestEveryTestdataRegistryBuilds generates the packages of every registry in
 // testdata that loads without errors (testdata/registry/good, the clean twins of
-// testdata/rules, testdata/hostile, examples/registry.yaml), each into its own tree
-// of one module, and runs go vet on all of them: every registry `check` accepts must
-// give packages that build and vet.
+// testdata/rules, testdata/hostile, examples/registry.yaml), each into a module of its
+// own, and runs go vet there: every registry `check` accepts must give packages that
+// build and vet. The modules share one module path, so the generated runtime
+// (internal/bqrt, the same bytes for every registry) has one import path and is
+// compiled once (internal/gomodtest).
 func TestEveryTestdataRegistryBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped with -short: builds generated modules")
@@ -545,33 +548,35 @@ func TestEveryTestdataRegistryBuilds(t *testing.T) {
 		}
 		paths = append(paths, m...)
 	}
-	mod := gomodtest.New(t, "example.com/all")
-	built := 0
-	for i, p := range paths {
-		reg, diags, err := registry.Load(context.Background(), p)
-		if err != nil || reg == nil || diags.HasErrors() {
-			continue // a registry check rejects (a hostile file may be one)
+	var built atomic.Int32
+	t.Run("registries", func(t *testing.T) {
+		for _, p := range paths {
+			reg, diags, err := registry.Load(context.Background(), p)
+			if err != nil || reg == nil || diags.HasErrors() {
+				continue // a registry check rejects (a hostile file may be one)
+			}
+			t.Run(strings.TrimPrefix(filepath.ToSlash(p), "../../../"), func(t *testing.T) {
+				t.Parallel()
+				names, colls := gonames.Plan(reg, "events")
+				if len(colls) > 0 {
+					t.Fatalf("%s: collisions after a clean load: %+v", p, colls)
+				}
+				files, err := Emit(reg, names, Options{ImportPath: "example.com/all/events"})
+				if err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				mod := gomodtest.New(t, "example.com/all")
+				for _, f := range files {
+					mod.Write("events/"+f.Name, f.Content)
+				}
+				mod.Go("vet", "./...")
+				built.Add(1)
+			})
 		}
-		pkg := fmt.Sprintf("r%d", i)
-		names, colls := gonames.Plan(reg, pkg)
-		if len(colls) > 0 {
-			t.Errorf("%s: collisions after a clean load: %+v", p, colls)
-			continue
-		}
-		files, err := Emit(reg, names, Options{ImportPath: "example.com/all/" + pkg})
-		if err != nil {
-			t.Errorf("%s: %v", p, err)
-			continue
-		}
-		for _, f := range files {
-			mod.Write(pkg+"/"+f.Name, f.Content)
-		}
-		built++
+	})
+	if built.Load() < 25 {
+		t.Fatalf("only %d of %d testdata registries load cleanly and vet", built.Load(), len(paths))
 	}
-	if built < 25 {
-		t.Fatalf("only %d of %d testdata registries load cleanly", built, len(paths))
-	}
-	mod.Go("vet", "./...")
 }
 
 // TestEmitRefusesOverBudget: a message whose SDK schema exceeds its budget (BQ050,
