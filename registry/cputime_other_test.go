@@ -4,5 +4,8 @@ package registry
 
 import "time"
 
-// processCPU is 0 where getrusage is missing: the benchmarks' cpu-sec/op reads 0.
-func processCPU() time.Duration { return 0 }
+var start = time.Now()
+
+// processCPU stands in for the process's CPU time where getrusage is missing: the wall
+// time since the test binary started.
+func processCPU() time.Duration { return time.Since(start) }

@@ -7,10 +7,11 @@ import (
 	"time"
 )
 
-// processCPU is the CPU time (user+system) this process has used so far.
+// processCPU is the CPU time (user + system) this process has used so far; load from
+// other processes does not add to it, as it adds to wall time.
 func processCPU() time.Duration {
 	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -83,28 +83,29 @@ func aliasRegistry(n int) []byte {
 // TestPatternCheckLinear: check's cost grows linearly with the uses of a pattern and
 // the number of distinct patterns (issue 20, item 12: one pattern aliased by 100
 // fields took 108 s, each use translating and analysing it again). Doubling the
-// registry at most triples the time (best of 5), and 400 uses take under 2 s.
+// registry at most triples the CPU time (best of 5), and 400 uses take under 2 s of it.
 func TestPatternCheckLinear(t *testing.T) {
-	// The two sizes are timed alternately and each keeps its best of 5 runs, so that
-	// load from other processes, which only ever adds time, hits both alike: a
-	// quadratic cost would give 4 times as long, a linear one 2.
+	// The process's CPU time is measured (no other test of the package runs meanwhile:
+	// this one is not parallel), the two sizes alternately, each keeping its best of 5
+	// runs: a quadratic cost would give 4 times as long, a linear one 2. Wall time
+	// carried the load of other processes (ratios of 3.1 on a linear cost).
 	srcs := [2][]byte{aliasRegistry(200), aliasRegistry(400)}
 	best := [2]time.Duration{time.Hour, time.Hour}
 	for range 5 {
 		for i, src := range srcs {
-			start := time.Now()
+			start := processCPU()
 			_, ds, err := LoadFiles(context.Background(), map[string][]byte{"f.yaml": src})
 			if err != nil || len(ds) == 0 {
 				t.Fatalf("size %d: %v, %d diagnostics", i, err, len(ds))
 			}
-			best[i] = min(best[i], time.Since(start))
+			best[i] = min(best[i], processCPU()-start)
 		}
 	}
 	t1, t2 := best[0], best[1]
 	if t2 > 3*t1 || t2 > 2*time.Second {
-		t.Errorf("200 uses: %v, 400 uses: %v; want at most 3 times as long, under 2 s", t1, t2)
+		t.Errorf("200 uses: %v, 400 uses: %v of CPU; want at most 3 times as much, under 2 s", t1, t2)
 	}
-	t.Logf("200 uses %v, 400 uses %v", t1, t2)
+	t.Logf("200 uses %v, 400 uses %v of CPU", t1, t2)
 }
 
 // BenchmarkPatternAliases is check on aliasRegistry of 200 and 400 uses.
