@@ -177,7 +177,12 @@ var (
 	patterns = []string{"^[A-Z]{2}$", "^[a-z0-9-]{1,16}$", "^[0-9]{4}$", "^x", "z$",
 		"^[A-Z0-9-]{3,32}$", "^(foo|bar)+$", "^[A-Za-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\xFF]+$", "^[^ \\t\\n\\r\\f]*$"}
 	formats = []string{"email", "uri", "date", "date-time", "uuid"}
-	texts   = []string{"Plain text.", "Überweisung für Straße — 𝄞 ✓ 📦", "Quotes \" and 'single' and `back`",
+	// lengthFormats are the formats whose values vary in length, formatShortest their
+	// shortest value in code points (the registry's formatLengths): a minLength up to
+	// one above (a date: none) and a maxLength above it leave valid values.
+	lengthFormats  = []string{"email", "uri", "date", "date-time"}
+	formatShortest = map[string]int{"email": 5, "uri": 3, "date": 10, "date-time": 20}
+	texts          = []string{"Plain text.", "Überweisung für Straße — 𝄞 ✓ 📦", "Quotes \" and 'single' and `back`",
 		"Backslash \\ and */ and // and /* in text", "Line one.\nLine two:\n- a list item", "日本語の説明。",
 		"Ελληνικά και עברית", "Tab\tseparated", "<b>not HTML</b> & ampersand", "emoji 👩‍👩‍👧 family"}
 )
@@ -499,7 +504,21 @@ func snake(s string) string {
 
 func (g *rgen) stringSchema() obj {
 	s := obj{{"type", "string"}}
-	switch g.rng.IntN(5) {
+	switch g.rng.IntN(6) {
+	case 5:
+		// a length beside a format or a pattern: a value can break both, and every
+		// reader must then report the length (the generated code checks it first)
+		if g.chance(2) {
+			f := lengthFormats[g.rng.IntN(len(lengthFormats))]
+			lo := formatShortest[f]
+			if g.chance(2) && f != "date" { // a date is exactly 10 long
+				s = append(s, kv{"minLength", lo + g.rng.IntN(2)})
+			}
+			s = append(s, kv{"maxLength", lo + 1 + g.rng.IntN(8)}, kv{"format", f})
+			break
+		}
+		s = append(s, kv{"minLength", 1 + g.rng.IntN(3)}, kv{"maxLength", 8 + g.rng.IntN(8)},
+			kv{"pattern", patterns[g.rng.IntN(len(patterns))]})
 	case 0:
 		lo := g.rng.IntN(4)
 		if g.chance(2) {

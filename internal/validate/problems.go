@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"unicode/utf8"
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -205,6 +206,21 @@ func stringProblem(n node, s string) (int, string) {
 		return rankFormat, bqrt.ProblemUUID(s)
 	case n.schema.Kind == model.Integer:
 		return intStringProblem(n, s)
+	}
+	// The generated code checks the length before the format and the pattern, and
+	// jsonschema/v6 may report only the format of a string that breaks both (a
+	// maxLength beside format email): the length problem comes first here too.
+	if n.schema.MinLength != nil || n.schema.MaxLength != nil {
+		lo, hi := -1, -1
+		if n.schema.MinLength != nil {
+			lo = int(*n.schema.MinLength)
+		}
+		if n.schema.MaxLength != nil {
+			hi = int(*n.schema.MaxLength)
+		}
+		if msg := bqrt.ProblemLength(utf8.RuneCountInString(s), lo, hi); msg != "" {
+			return rankLength, msg
+		}
 	}
 	if n.schema.Format != "" {
 		if msg := bqrt.ProblemFormat(n.schema.Format, s); msg != "" {

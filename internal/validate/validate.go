@@ -257,7 +257,8 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 // left out (WithProtected) or says the value may be protected. With WithProtected, a
 // value at a protected path that is not a string was never protected: it is a
 // problem (bqrt.ClearValueMessage, which names its kind only), as the generated
-// consumer with a cipher rejects it.
+// consumer with a cipher rejects it; such problems are then the only ones returned,
+// as that consumer rejects the message before it decodes the rest.
 func (v *Validator) protectedValues(urn string, tree any, prefix string, ps []Problem) []Problem {
 	paths := v.pii[urn]
 	if len(paths) == 0 {
@@ -274,8 +275,13 @@ func (v *Validator) protectedValues(urn string, tree any, prefix string, ps []Pr
 			}
 		})
 	}
+	if len(clear) > 0 {
+		// The consumer with a cipher rejects such a message before it decodes anything
+		// (fail closed): it reports the clear values alone, and so does validate.
+		return clear
+	}
 	if len(at) == 0 {
-		return append(ps, clear...)
+		return ps
 	}
 	out := ps[:0]
 	for _, p := range ps {
@@ -298,7 +304,7 @@ func (v *Validator) protectedValues(urn string, tree any, prefix string, ps []Pr
 		}
 		out = append(out, p)
 	}
-	return append(out, clear...)
+	return out
 }
 
 // jsonKind names the JSON kind of a parsed value as the generated runtime does (null,

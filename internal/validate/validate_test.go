@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
+	"github.com/babelqueue/bqgen/registry"
 )
 
 func newValidator(t testing.TB) *Validator {
@@ -334,5 +336,48 @@ func TestBlankJobBesideURN(t *testing.T) {
 		if want := "$.job envelope|$.data.id invalid_data"; strings.Join(got, "|") != want {
 			t.Errorf("job %s beside urn: problems %v, want %s", job, ps, want)
 		}
+	}
+}
+
+// TestLengthBeforeFormat: a string that breaks its length and its format gets the
+// length problem, as the generated decoder reports it (it checks the length first);
+// jsonschema/v6 reports only the format of such a string (issue 23, item 1).
+func TestLengthBeforeFormat(t *testing.T) {
+	t.Parallel()
+	const src = `version: 1
+messages:
+  urn:babel:t:checked:
+    summary: s
+    data:
+      properties:
+        a: {type: string, format: email, maxLength: 5}
+        d: {type: string, format: date, maxLength: 10}
+        u: {type: string, format: uri, minLength: 12}
+        e: {type: string, format: email, maxLength: 40}
+`
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || reg == nil {
+		t.Fatalf("%v %v", err, diags)
+	}
+	v, err := New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := v.Data("urn:babel:t:checked", []byte(`{"a":"noatsign","d":"20260101000","u":"x","e":"noatsign"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"$.a: invalid_data: length 8 is greater than the maximum 5 (code points)",
+		"$.d: invalid_data: length 11 is greater than the maximum 10 (code points)",
+		`$.e: invalid_data: is not a valid "email": missing @`,
+		"$.u: invalid_data: length 1 is less than the minimum 12 (code points)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

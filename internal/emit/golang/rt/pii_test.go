@@ -260,6 +260,11 @@ func TestCipherConsumerRejects(t *testing.T) {
 		{"no cipher", nil, piiProtectedData, "$.age: expected integer, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher); " +
 			"$.card: expected object, got string (an x-gdpr-sensitive value: if the producer protected it, decode with a cipher); " +
 			`$.email: is not a valid "email" (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)`},
+		// A protected value is a ciphertext string: a number, a boolean or an object
+		// where a string (or an integer) belongs was never protected, so no cipher hint.
+		{"no cipher, clear values of the wrong type", nil, strings.NewReplacer(`"email":"ada@example.com"`, `"email":12345`, `"age":36`, `"age":true`,
+			`"name":"Ada Lovelace"`, `"name":{"first":"Ada"}`).Replace(piiClearData),
+			"$.email: expected string, got number; $.age: expected integer, got boolean; $.profile.name: expected string, got object"},
 	}
 	for _, tt := range tests {
 		r := NewRouter(WithRouterCipher(tt.c))

@@ -280,6 +280,23 @@ func appendTree(b []byte, v *jsonValue) []byte {
 	return b
 }
 
+// gotNonString reports whether the problem m is a type mismatch whose value is not
+// a string (ProblemMismatch, ProblemFraction): a protected value is always a
+// ciphertext string, so such a value was never protected and the cipher hint would
+// mislead.
+func gotNonString(m string) bool {
+	m, _ = strings.CutSuffix(m, RedactedNote)
+	if strings.HasPrefix(m, "expected integer, got number ") {
+		return true
+	}
+	for _, k := range []string{"number", "integer", "object", "array", "boolean", "null"} {
+		if strings.HasSuffix(m, ", got "+k) {
+			return true
+		}
+	}
+	return false
+}
+
 // clearHint returns err with a hint added to every ValidationError at a value found at
 // one of paths whose failure a protected value would explain, when the reader has no
 // cipher (c nil): a value a producer protected is a string there, which fails a schema
@@ -296,7 +313,7 @@ func clearHint(err error, t *Desc, paths []string, c Cipher) error {
 			if !atPath(ve[i].Path, splitPath(p)) {
 				continue
 			}
-			if d, _ := descAt(t, ve[i].Path); strings.HasSuffix(m, ", got string") || d != nil && stringLike(d) {
+			if d, _ := descAt(t, ve[i].Path); !gotNonString(m) && (strings.HasSuffix(m, ", got string") || d != nil && stringLike(d)) {
 				if base, ok := strings.CutSuffix(m, RedactedNote); ok {
 					ve[i].Message = clip(base + " (x-gdpr-sensitive: the value is not shown; if the producer protected it, decode with a cipher)")
 				} else {
