@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -154,9 +155,11 @@ const numberWindow = 400
 // same side of every constant (its digits inside the window, then a non-zero tail), and
 // for equality (enum, uniqueItems) an index that is the same exactly for equal values.
 type numbers struct {
-	// problems are the numbers beyond the doubles (malformed, at their paths);
-	// reported holds their paths.
+	// problems are the numbers beyond the doubles (malformed, at their paths), locs
+	// their instance locations (the JSON Pointer tokens from the root); reported holds
+	// their paths (as written, and as sealed: sealNumbers).
 	problems []Problem
+	locs     [][]string
 	reported map[string]bool
 	// orig maps a replacement to the literal it replaced (abbreviated, for messages),
 	// and exact to the literal's exact value in jsonnum's shortest notation (5e10 for 5
@@ -174,30 +177,40 @@ type numbers struct {
 // (a new root when the root itself was replaced).
 func prepareNumbers(tree any, prefix string) (any, *numbers) {
 	n := &numbers{}
-	if r := n.walk(tree, prefix); r != nil {
+	if r := n.walk(tree, prefix, nil); r != nil {
 		tree = r
 	}
-	sortProblems(n.problems)
+	// sorted by path, with their locations (sealNumbers seals the paths later)
+	idx := make([]int, len(n.problems))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return n.problems[idx[a]].Path < n.problems[idx[b]].Path })
+	ps, locs := make([]Problem, len(idx)), make([][]string, len(idx))
+	for i, j := range idx {
+		ps[i], locs[i] = n.problems[j], n.locs[j]
+	}
+	n.problems, n.locs = ps, locs
 	return tree, n
 }
 
 // walk prepares the numbers below v and returns v's replacement, or nil to keep v.
-func (n *numbers) walk(v any, path string) any {
+func (n *numbers) walk(v any, path string, loc []string) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if r := n.walk(x, pathKey(path, k)); r != nil {
+			if r := n.walk(x, pathKey(path, k), append(loc[:len(loc):len(loc)], k)); r != nil {
 				v[k] = r
 			}
 		}
 	case []any:
 		for i, x := range v {
-			if r := n.walk(x, path+"["+strconv.Itoa(i)+"]"); r != nil {
+			if r := n.walk(x, path+"["+strconv.Itoa(i)+"]", append(loc[:len(loc):len(loc)], strconv.Itoa(i))); r != nil {
 				v[i] = r
 			}
 		}
 	case json.Number:
-		if r, ok := n.number(string(v), path); ok {
+		if r, ok := n.number(string(v), path, loc); ok {
 			return r
 		}
 	}
@@ -205,7 +218,7 @@ func (n *numbers) walk(v any, path string) any {
 }
 
 // number checks one literal at path and returns its replacement, if any.
-func (n *numbers) number(lit, path string) (json.Number, bool) {
+func (n *numbers) number(lit, path string, loc []string) (json.Number, bool) {
 	if len(lit) <= 20 && !strings.ContainsAny(lit, "eE") {
 		return "", false // at most 20 digits, no exponent: inside the window, cheap
 	}
@@ -220,6 +233,7 @@ func (n *numbers) number(lit, path string) (json.Number, bool) {
 		n.reported[path] = true
 		n.problems = append(n.problems, Problem{Path: path, Kind: Malformed, Message: fmt.Sprintf(
 			"number %s is beyond the range of a double (±1.7976931348623157e308): the generated decoder rejects the message as malformed", abbreviate(lit))})
+		n.locs = append(n.locs, loc)
 	}
 	var r string
 	switch {

@@ -23,13 +23,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	js "github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt/bqrt"
@@ -173,7 +173,27 @@ func (v *Validator) bareData(urn string, body []byte) ([]Problem, error) {
 	}
 	tree, nums := prepareNumbers(tree, "$")
 	ps, err := v.data(urn, tree, "$", nums)
+	sortProblems(nums.problems)
 	return append(nums.problems, ps...), err
+}
+
+// sealNumbers seals the paths of the numbers beyond the doubles found inside the data
+// of urn (tree, at prefix; dataLoc the data's tokens from the message's root): inside
+// an x-gdpr-sensitive value, a key the schema does not declare is written `*` and the
+// literal is not shown, as everywhere else (the runtime's sealing). The sealed paths
+// join nums.reported, so that no other problem is reported there.
+func (v *Validator) sealNumbers(data *model.Schema, tree any, prefix string, dataLoc []string, nums *numbers) {
+	for i, loc := range nums.locs {
+		if len(loc) < len(dataLoc) || !slices.Equal(loc[:len(dataLoc)], dataLoc) {
+			continue
+		}
+		path, marked, _ := sealPath(v.reg, data, prefix, tree, loc[len(dataLoc):])
+		nums.problems[i].Path = path
+		if marked {
+			nums.problems[i].Message = "a number is beyond the range of a double (±1.7976931348623157e308): the generated decoder rejects the message as malformed" + bqrt.RedactedNote
+		}
+		nums.reported[path] = true
+	}
 }
 
 // data validates tree, the data of urn found at prefix, against the URN's schema. A
@@ -189,6 +209,11 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 	if m := v.reg.Message(urn); m != nil {
 		data = m.Data
 	}
+	var dataLoc []string
+	if prefix != "$" {
+		dataLoc = []string{"data"}
+	}
+	v.sealNumbers(data, tree, prefix, dataLoc, nums)
 	err = s.Validate(tree)
 	if err == nil {
 		out := v.protectedValues(urn, tree, prefix, nil)
@@ -234,8 +259,8 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 			return p
 		}
 		for _, r := range leafProblems(e, n, path, child) {
-			if nums.reported[r.Path] && isBound(e.ErrorKind) {
-				continue // beyond the doubles: already reported as malformed
+			if nums.reported[r.Path] {
+				continue // beyond the doubles: reported as malformed, one problem per path
 			}
 			add(r, marked)
 		}
@@ -248,8 +273,14 @@ func (v *Validator) data(urn string, tree any, prefix string, nums *numbers) ([]
 		}
 	}
 	out = v.protectedValues(urn, tree, prefix, out)
-	sortProblems(out)
-	return out, nil
+	kept := out[:0]
+	for _, p := range out {
+		if !nums.reported[p.Path] { // one problem per path: the number's, malformed
+			kept = append(kept, p)
+		}
+	}
+	sortProblems(kept)
+	return kept, nil
 }
 
 // protectedValues applies WithProtected to the problems ps of the data tree of urn at
@@ -431,16 +462,6 @@ func sortProblems(ps []Problem) {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path })
 }
 
-// isBound reports whether k is a minimum, maximum, exclusiveMinimum or exclusiveMaximum
-// error.
-func isBound(k js.ErrorKind) bool {
-	switch k.(type) {
-	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
-		return true
-	}
-	return false
-}
-
 // pathKey appends an object key to a path: $.a for identifier-like keys, $["a b"]
 // otherwise.
 func pathKey(path, key string) string {
@@ -567,6 +588,10 @@ func (v *Validator) envelope(body []byte) ([]Problem, error) {
 		if err != nil {
 			return nil, err
 		}
+		// data sealed the paths of the numbers beyond the doubles inside the data: the
+		// checker's first problems are those numbers' (prepareNumbers).
+		sortProblems(nums.problems)
+		copy(c.problems, nums.problems)
 		c.problems = append(c.problems, ps...)
 	}
 	return c.problems, nil
