@@ -155,8 +155,14 @@ func (v *Validator) Data(urn string, body []byte) ([]Problem, error) {
 
 // bounded clips the path and the message of every problem to bqrt.MaxMessage bytes,
 // as the generated runtime clips its errors (bqrt.Clip: the middle is cut), so that
-// one problem prints at most a few hundred bytes whatever the message holds.
+// one problem prints at most a few hundred bytes whatever the message holds, and lists
+// at most bqrt.MaxProblems problems, then one at "$" saying bqrt.MoreProblems, as the
+// generated decoder lists them (which problems are the first 100 may differ: validate
+// sorts by path, the decoder lists them as it reads the body).
 func bounded(ps []Problem) []Problem {
+	if len(ps) > bqrt.MaxProblems {
+		ps = append(ps[:bqrt.MaxProblems:bqrt.MaxProblems], Problem{Path: "$", Kind: InvalidData, Message: bqrt.MoreProblems})
+	}
 	for i := range ps {
 		ps[i].Path, ps[i].Message = bqrt.Clip(ps[i].Path), bqrt.Clip(ps[i].Message)
 	}
@@ -459,7 +465,38 @@ func typeBelow(first map[string]ranked, path string) bool {
 
 // sortProblems orders problems by path, keeping the order of those at one path.
 func sortProblems(ps []Problem) {
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path })
+	sort.SliceStable(ps, func(i, j int) bool { return pathLess(ps[i].Path, ps[j].Path) })
+}
+
+// pathLess orders problem paths as text, but array indices by their number:
+// $.lines[2] before $.lines[10].
+func pathLess(a, b string) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if i > 0 && j > 0 && a[i-1] == '[' && b[j-1] == '[' && isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := i, j
+			for ei < len(a) && isDigit(a[ei]) {
+				ei++
+			}
+			for ej < len(b) && isDigit(b[ej]) {
+				ej++
+			}
+			if x, y := a[i:ei], b[j:ej]; x != y {
+				if len(x) != len(y) {
+					return len(x) < len(y)
+				}
+				return x < y
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return a[i] < b[j]
+		}
+		i++
+		j++
+	}
+	return i == len(a) && j < len(b)
 }
 
 // pathKey appends an object key to a path: $.a for identifier-like keys, $["a b"]

@@ -67,6 +67,13 @@ const (
 // and `1e2` are integers, `1.5` is not, 2^63 is out of range.
 func ExactInt64(lit string) (int64, IntVerdict) { return exactInt64(lit) }
 
+// MaxProblems is the most problems the generated code lists for one message (its
+// ValidationErrors); past it, one more entry at "$" says MoreProblems.
+const MaxProblems = maxErrors
+
+// MoreProblems is the message of the entry that ends a full list of problems.
+const MoreProblems = moreErrors
+
 // Redact returns the message msg of a problem at or inside an x-gdpr-sensitive value
 // as the generated code seals it: without the value, ended with RedactedNote.
 func Redact(msg string) string { return clip(redact(msg)) }
