@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -97,6 +98,14 @@ func leafProblems(e *js.ValidationError, n node, path string, child func(key str
 	case *kind.Enum:
 		if n.schema != nil && n.schema.Kind == model.Integer && n.schema.Encoding == "string" {
 			return one(intStringProblem(n, s))
+		}
+		if _, isStr := n.value.(string); isStr && n.schema != nil && n.schema.Kind == model.String {
+			if rank, msg := lengthOrFormat(n, s); msg != "" {
+				return one(rank, msg)
+			}
+		}
+		if rank, msg, ok := boundFirst(n); ok {
+			return one(rank, msg)
 		}
 		return one(rankEnum, bqrt.ProblemEnum(valueText(n), enumTexts(n.schema)))
 	case *kind.Minimum:
@@ -207,9 +216,21 @@ func stringProblem(n node, s string) (int, string) {
 	case n.schema.Kind == model.Integer:
 		return intStringProblem(n, s)
 	}
-	// The generated code checks the length before the format and the pattern, and
-	// jsonschema/v6 may report only the format of a string that breaks both (a
-	// maxLength beside format email): the length problem comes first here too.
+	if rank, msg := lengthOrFormat(n, s); msg != "" {
+		return rank, msg
+	}
+	if len(n.schema.Enum) > 0 && !slices.Contains(n.schema.Enum, any(s)) {
+		return rankEnum, bqrt.ProblemEnum(valueText(n), enumTexts(n.schema)) // the enum before the pattern
+	}
+	return rankPattern, bqrt.ProblemPattern(n.schema.Pattern)
+}
+
+// lengthOrFormat is the problem of the string s at n (a string schema) that breaks its
+// length or its format, "" when it breaks neither. The generated code checks the
+// length first, then the format, then the enum and the pattern, and jsonschema/v6 may
+// report only a later one of a string that breaks several (the format, or the enum,
+// beside a maxLength): the first comes first here too.
+func lengthOrFormat(n node, s string) (int, string) {
 	if n.schema.MinLength != nil || n.schema.MaxLength != nil {
 		lo, hi := -1, -1
 		if n.schema.MinLength != nil {
@@ -227,7 +248,41 @@ func stringProblem(n node, s string) (int, string) {
 			return rankFormat, msg
 		}
 	}
-	return rankPattern, bqrt.ProblemPattern(n.schema.Pattern)
+	return 0, ""
+}
+
+// boundFirst is the problem of the number at n beyond one of its schema's bounds, in
+// the generated code's order (minimum, exclusiveMinimum, maximum, exclusiveMaximum),
+// for an error jsonschema/v6 reported by a later keyword (enum); ok false when the
+// number is within every bound.
+func boundFirst(n node) (rank int, msg string, ok bool) {
+	if n.schema == nil || n.raw == "" {
+		return 0, "", false
+	}
+	v, okv := new(big.Rat).SetString(n.raw)
+	if !okv {
+		return 0, "", false
+	}
+	for _, b := range []struct {
+		bound       *model.Bound
+		isMin, excl bool
+	}{{n.schema.Minimum, true, false}, {n.schema.ExclusiveMinimum, true, true}, {n.schema.Maximum, false, false}, {n.schema.ExclusiveMaximum, false, true}} {
+		if b.bound == nil {
+			continue
+		}
+		w := new(big.Rat)
+		if b.bound.IsInt {
+			w.SetInt64(b.bound.I)
+		} else if w.SetFloat64(b.bound.F) == nil {
+			continue
+		}
+		c := v.Cmp(w)
+		if b.isMin && (c < 0 || b.excl && c == 0) || !b.isMin && (c > 0 || b.excl && c == 0) {
+			r, m := boundProblem(n, n.exact, w, b.isMin, b.excl)
+			return r, m, true
+		}
+	}
+	return 0, "", false
 }
 
 // boundProblem is the problem of the number got at n beyond the bound want: the range

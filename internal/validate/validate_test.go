@@ -485,3 +485,53 @@ func TestProblemsListedAsTheDecoderLists(t *testing.T) {
 		t.Errorf("%d problems: %v … %v", len(ps), ps[:3], ps[len(ps)-1])
 	}
 }
+
+// TestFirstProblemPerPath: where several checks fail at one path, validate reports the
+// one the generated decoder reports (length, format, enum, pattern for strings;
+// minimum, maximum, enum for numbers), also where jsonschema/v6 reports only a later
+// keyword (the enum, the format); the decoder's output for this body, word for word.
+func TestFirstProblemPerPath(t *testing.T) {
+	t.Parallel()
+	const src = `version: 1
+messages:
+  urn:babel:t:o:
+    summary: s
+    data:
+      properties:
+        e: {type: string, format: email, maxLength: 10}
+        u: {type: string, format: uri, maxLength: 10}
+        d: {type: string, format: date-time, minLength: 30}
+        p: {type: string, pattern: "^[ab]+$", maxLength: 3, enum: [aa, bbb]}
+        q: {type: string, pattern: "^[ab]+$", enum: [aa, bbb]}
+        num: {type: integer, minimum: 0, maximum: 10, enum: [1, 2]}
+        f: {type: number, minimum: 0.5, maximum: 10, enum: [1, 2]}
+`
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || reg == nil {
+		t.Fatalf("%v %v", err, diags)
+	}
+	v, err := New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := v.Data("urn:babel:t:o", []byte(`{"e":"not-an-email-and-long","u":"::::::::::::::","d":"x","p":"bbbbb","q":"c","num":11,"f":0.25}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Path+": "+p.Message)
+	}
+	want := []string{
+		"$.d: length 1 is less than the minimum 30 (code points)",
+		"$.e: length 21 is greater than the maximum 10 (code points)",
+		"$.f: must be at least 0.5, got 0.25",
+		"$.num: must be at most 10, got 11",
+		"$.p: length 5 is greater than the maximum 3 (code points)",
+		`$.q: value "c" is not one of the enum values "aa", "bbb"`,
+		"$.u: length 14 is greater than the maximum 10 (code points)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
