@@ -55,6 +55,8 @@ func TestHintsLeadSomewhere(t *testing.T) {
 			`f.yaml:6:7: error BQ002: unknown key "lint" in the data of message "urn:babel:orders:created"; ` + "`lint`" + ` belongs on the message or the file, not in its data | move ` + "`lint: {ignore: [...], reason: ...}`" + ` to the message, beside ` + "`data:`" + `, or to the top level of the file for every message in it`},
 		{"lint in a field", msgHead + "        a: {type: integer, lint: {ignore: [BQ032], reason: r}}\n",
 			`f.yaml:7:28: error BQ002: unknown key "lint" in field "a"; ` + "`lint`" + ` belongs on the message or the file, not in a field | move ` + "`lint: {ignore: [...], reason: ...}`" + ` to the message, beside ` + "`data:`" + `, or to the top level of the file for every message in it`},
+		{"a POSIX class in a pattern", msgHead + "        code: {type: string, pattern: '^[[:digit:]]+$'}\n",
+			`f.yaml:7:39: error BQ035: pattern of field "code" is not an ECMA-262 regular expression (JSON Schema's pattern, read with the u flag): the POSIX class [:digit:] at character 3 is not ECMA-262, which has no POSIX classes | write the characters out: [:digit:] is 0-9 inside the brackets, so the pattern is ^[0-9]+$`},
 		{"kind: cmd → command", "version: 1\nmessages:\n  urn:babel:a:b.do:\n    kind: cmd\n    summary: s\n    data: {}\n",
 			`f.yaml:4:11: error BQ002: "kind" in message "urn:babel:a:b.do" must be one of event, command; got "cmd"; did you mean "command"? | write kind: command`},
 		{"a language by another name", "version: 1\nconsumers: [php, golang]\nmessages: {}\n",
