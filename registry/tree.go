@@ -242,9 +242,9 @@ func indentHint(d Diagnostic, data []byte) Diagnostic {
 	return d
 }
 
-// yamlEscapes are the characters YAML 1.2 accepts after a backslash in a double-quoted
-// scalar (§5.7), a line break aside.
-const yamlEscapes = "0abt\tnvfre \"/\\N_LPxuU"
+// yamlEscapes are the characters yaml.v3 accepts after a backslash in a double-quoted
+// scalar (YAML 1.2 §5.7 without `\/`, with `\'`), a line break included.
+const yamlEscapes = "0abt\tnvfre \"'\\N_LPxuU\n\r"
 
 // escapeHint explains "found unknown escape character": inside double quotes YAML reads
 // backslash escapes, and a regular expression's `\d` is not one. yaml.v3 reports it at
@@ -256,43 +256,58 @@ func escapeHint(d Diagnostic, data []byte) Diagnostic {
 	if !strings.Contains(d.Message, "found unknown escape character") {
 		return d
 	}
-	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+1)
+	d.Hint = "inside double quotes YAML reads backslash escapes: write the value in single quotes, or double each backslash"
+	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+maxIndentScan+1)
 	if d.Pos.Line > len(lines) {
 		return d
 	}
-	line := string(lines[d.Pos.Line-1])
-	open, at := -1, -1
-	for i := 0; i < len(line) && at < 0; i++ {
+	// yaml.v3 reports the line the string starts on: the backslash may be further down.
+	text := string(bytes.Join(lines[d.Pos.Line-1:min(len(lines), d.Pos.Line+maxIndentScan)], []byte("\n")))
+	open, at := unknownEscape(text, false)
+	if at < 0 {
+		open, at = unknownEscape(text, true) // a string continued from a line above
+	}
+	if at < 0 {
+		return d
+	}
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	d.Pos.Line += strings.Count(text[:at], "\n")
+	d.Pos.Column = utf8.RuneCountInString(text[start:at]) + 1
+	_, size := utf8.DecodeRuneInString(text[at+1:])
+	esc := text[at : at+1+size]
+	d.Message += " " + esc
+	d.Hint = fmt.Sprintf("inside double quotes YAML reads backslash escapes, and %s is not one: write the value in single quotes, or double each backslash", esc)
+	if open < 0 {
+		return d
+	}
+	if end := closingQuote(text, open); end > 0 {
+		if v := text[open+1 : end]; !strings.ContainsAny(v, "'\"\n") && !strings.Contains(v, `\\`) {
+			d.Hint = fmt.Sprintf("inside double quotes YAML reads backslash escapes, and %s is not one: write the value in single quotes ('%s') or double the backslash (\"%s\")",
+				esc, v, strings.ReplaceAll(v, `\`, `\\`))
+		}
+	}
+	return d
+}
+
+// unknownEscape returns the index of the first backslash of line inside double quotes
+// followed by a character YAML does not escape, or -1, and the index of the quote that
+// opens its string (-1 when inside: the line starts inside a double-quoted string).
+func unknownEscape(line string, inside bool) (open, at int) {
+	open = -1
+	for i := 0; i < len(line); i++ {
 		switch c := line[i]; {
-		case open < 0 && c == '"':
-			open = i
-		case open >= 0 && c == '"':
-			open = -1
-		case open >= 0 && c == '\\' && i+1 < len(line):
+		case !inside && c == '"':
+			open, inside = i, true
+		case inside && c == '"':
+			open, inside = -1, false
+		case inside && c == '\\' && i+1 < len(line):
 			if !strings.ContainsRune(yamlEscapes, rune(line[i+1])) {
-				at = i
-				continue
+				return open, i
 			}
 			i++ // a known escape: skip its character
 		}
 	}
-	hint := "inside double quotes YAML reads backslash escapes: write the value in single quotes, or double each backslash"
-	if at < 0 {
-		d.Hint = hint
-		return d
-	}
-	d.Pos.Column = len([]rune(line[:at])) + 1
-	_, size := utf8.DecodeRuneInString(line[at+1:])
-	esc := line[at : at+1+size]
-	d.Message += " " + esc
-	hint = fmt.Sprintf("inside double quotes YAML reads backslash escapes, and %s is not one: write the value in single quotes, or double each backslash", esc)
-	if end := closingQuote(line, open); end > 0 && !strings.ContainsAny(line[open+1:end], "'\"") && !strings.Contains(line[open+1:end], `\\`) {
-		v := line[open+1 : end]
-		hint = fmt.Sprintf("inside double quotes YAML reads backslash escapes, and %s is not one: write the value in single quotes ('%s') or double the backslash (\"%s\")",
-			esc, v, strings.ReplaceAll(v, `\`, `\\`))
-	}
-	d.Hint = hint
-	return d
+	return -1, -1
 }
 
 // closingQuote is the index of the `"` that closes the double-quoted string opened at
