@@ -780,8 +780,12 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		if node != nil && node.kind == tNull && len(loc) >= 2 && loc[len(loc)-2] == "properties" {
 			// The keywords after an empty property may be its own, under-indented.
 			_, _, props := locate(root, parent)
-			if i := slices.IndexFunc(props.entries, func(e tentry) bool { return e.key == last }); props != nil && i >= 0 && i+1 < len(props.entries) {
-				next := props.entries[i+1]
+			var entries []tentry
+			if props != nil {
+				entries = props.entries
+			}
+			if i := slices.IndexFunc(entries, func(e tentry) bool { return e.key == last }); i >= 0 && i+1 < len(entries) {
+				next := entries[i+1]
 				if _, hint, _ := strayKeyword(root, append(slices.Clip(parent), next.key), next.val); hint != "" {
 					d.Hint = hint
 					return Diagnostics{d}
