@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -151,7 +152,7 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 		return &tnode{kind: tMap, pos: model.Pos{File: name, Line: 1, Column: 1}, size: 1, height: 1}, nil
 	}
 	if err != nil {
-		return nil, Diagnostics{tabHint(indentHint(longKeyHint(yamlDiag(name, err), data), data), data)}
+		return nil, Diagnostics{escapeHint(tabHint(indentHint(longKeyHint(yamlDiag(name, err), data), data), data), data)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -223,7 +224,7 @@ func indentHint(d Diagnostic, data []byte) Diagnostic {
 		}
 	}
 	if best == 0 {
-		return d
+		return levelHint(d, lines, code)
 	}
 	ind, pind := indentOf(lines[best-1]), indentOf(lines[bestPrev-1])
 	if before := prevCode(bestPrev); before >= 1 && indentOf(lines[before-1]) == ind && !bytes.HasSuffix(code(before), []byte(":")) {
@@ -240,6 +241,149 @@ func indentHint(d Diagnostic, data []byte) Diagnostic {
 		best, bestPrev, pind+1, ind-pind, pluralWord(ind-pind, "space", "spaces"))
 	return d
 }
+
+// yamlEscapes are the characters yaml.v3 accepts after a backslash in a double-quoted
+// scalar (YAML 1.2 §5.7 without `\/`, with `\'`), a line break included.
+const yamlEscapes = "0abt\tnvfre \"'\\N_LPxuU\n\r"
+
+// escapeHint explains "found unknown escape character": inside double quotes YAML reads
+// backslash escapes, and a regular expression's `\d` is not one. yaml.v3 reports it at
+// the line of the backslash without a column; the column is that of the first backslash
+// on the line, inside double quotes, followed by a character YAML does not escape. The
+// hint rewrites the value in single quotes and with the backslashes doubled when the
+// double-quoted string is on that line.
+func escapeHint(d Diagnostic, data []byte) Diagnostic {
+	if !strings.Contains(d.Message, "found unknown escape character") {
+		return d
+	}
+	d.Hint = "inside double quotes YAML reads backslash escapes: write the value in single quotes, or double each backslash"
+	lines := bytes.SplitN(data, []byte("\n"), d.Pos.Line+maxIndentScan+1)
+	if d.Pos.Line > len(lines) {
+		return d
+	}
+	// yaml.v3 reports the line the string starts on: the backslash may be further down.
+	text := string(bytes.Join(lines[d.Pos.Line-1:min(len(lines), d.Pos.Line+maxIndentScan)], []byte("\n")))
+	open, at := unknownEscape(text, false)
+	if at < 0 {
+		open, at = unknownEscape(text, true) // a string continued from a line above
+	}
+	if at < 0 {
+		return d
+	}
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	d.Pos.Line += strings.Count(text[:at], "\n")
+	d.Pos.Column = utf8.RuneCountInString(text[start:at]) + 1
+	_, size := utf8.DecodeRuneInString(text[at+1:])
+	esc := text[at : at+1+size]
+	d.Message += " " + esc
+	d.Hint = fmt.Sprintf("inside double quotes YAML reads backslash escapes, and %s is not one: write the value in single quotes, or double each backslash", esc)
+	if open < 0 {
+		return d
+	}
+	if end := closingQuote(text, open); end > 0 {
+		if v := text[open+1 : end]; !strings.ContainsAny(v, "'\"\n") && !strings.Contains(v, `\\`) {
+			d.Hint = fmt.Sprintf("inside double quotes YAML reads backslash escapes, and %s is not one: write the value in single quotes ('%s') or double the backslash (\"%s\")",
+				esc, v, strings.ReplaceAll(v, `\`, `\\`))
+		}
+	}
+	return d
+}
+
+// unknownEscape returns the index of the first backslash of line inside double quotes
+// followed by a character YAML does not escape, or -1, and the index of the quote that
+// opens its string (-1 when inside: the line starts inside a double-quoted string).
+func unknownEscape(line string, inside bool) (open, at int) {
+	open = -1
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case !inside && c == '"':
+			open, inside = i, true
+		case inside && c == '"':
+			open, inside = -1, false
+		case inside && c == '\\' && i+1 < len(line):
+			if !strings.ContainsRune(yamlEscapes, rune(line[i+1])) {
+				return open, i
+			}
+			i++ // a known escape: skip its character
+		}
+	}
+	return -1, -1
+}
+
+// closingQuote is the index of the `"` that closes the double-quoted string opened at
+// index open of line, or -1 when it does not close on the line.
+func closingQuote(line string, open int) int {
+	for i := open + 1; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// levelHint attributes an indentation error to the first line, up to maxIndentScan lines
+// after the reported one, indented less than the line before it but not as far as any
+// enclosing level: a key dedented part of the way (one space, say) matches neither its
+// siblings nor its parent's. The levels are those of the keys and sequence items above
+// it (an item's content is a level too); block scalars' lines are skipped. The hint
+// names the nearest sibling above it, at the level it left. Without such a line, d is
+// returned as is. code(ln) is line ln without its comment and surrounding spaces.
+func levelHint(d Diagnostic, lines [][]byte, code func(int) []byte) Diagnostic {
+	type level struct{ indent, line int }
+	var stack []level // increasing indents
+	scalar := -1      // the indentation of the key of an open block scalar, or -1
+	for ln := 1; ln <= len(lines) && ln <= d.Pos.Line+maxIndentScan; ln++ {
+		body := code(ln)
+		if len(body) == 0 {
+			continue
+		}
+		ind := indentOf(lines[ln-1])
+		if scalar >= 0 && ind > scalar {
+			continue
+		}
+		scalar = -1
+		var left *level
+		for len(stack) > 0 && stack[len(stack)-1].indent > ind {
+			left = &stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+		}
+		top := -1
+		if len(stack) > 0 {
+			top = stack[len(stack)-1].indent
+		}
+		if left != nil && top != ind {
+			// Between two levels: the line matches none of them.
+			sib := left.line
+			d.Pos.Line, d.Pos.Column = ln, ind+1
+			d.Message += fmt.Sprintf(" (line %d is indented to column %d, which no key above it is at)", ln, ind+1)
+			d.Hint = fmt.Sprintf("indent line %d like line %d (column %d), %d more %s", ln, sib, left.indent+1,
+				left.indent-ind, pluralWord(left.indent-ind, "space", "spaces"))
+			return d
+		}
+		if top == ind {
+			stack[len(stack)-1].line = ln
+		} else {
+			stack = append(stack, level{ind, ln})
+		}
+		if rest, ok := bytes.CutPrefix(body, []byte("-")); ok && (len(rest) == 0 || rest[0] == ' ') {
+			// A sequence item: its content is a level of its own.
+			if item := bytes.TrimLeft(rest, " "); len(item) > 0 {
+				stack = append(stack, level{ind + len(body) - len(item), ln})
+			}
+		}
+		if blockScalarRe.Match(body) {
+			scalar = ind
+		}
+	}
+	return d
+}
+
+// blockScalarRe matches a line (comment and spaces removed) whose value opens a block
+// scalar: `key: |`, `- >-`, `key: |2`.
+var blockScalarRe = regexp.MustCompile(`(^|^-|: )\s*[|>][-+0-9]*$`)
 
 // maxIndentScan is how many lines after the reported one indentHint reads.
 const maxIndentScan = 40

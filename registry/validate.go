@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -772,6 +773,25 @@ func formatDiags(root *tnode, e *jsonschema.ValidationError) Diagnostics {
 		if len(loc) == 0 {
 			d.Hint = "a registry file is a YAML mapping with `version: 1` and `messages:`"
 		}
+		if note, hint, at := strayKeyword(root, loc, node); note != "" {
+			d.Pos, d.Message, d.Hint = at, d.Message+note, hint
+			return Diagnostics{d}
+		}
+		if node != nil && node.kind == tNull && len(loc) >= 2 && loc[len(loc)-2] == "properties" {
+			// The keywords after an empty property may be its own, under-indented.
+			_, _, props := locate(root, parent)
+			var entries []tentry
+			if props != nil {
+				entries = props.entries
+			}
+			if i := slices.IndexFunc(entries, func(e tentry) bool { return e.key == last }); i >= 0 && i+1 < len(entries) {
+				next := entries[i+1]
+				if _, hint, _ := strayKeyword(root, append(slices.Clip(parent), next.key), next.val); hint != "" {
+					d.Hint = hint
+					return Diagnostics{d}
+				}
+			}
+		}
 		if rh := readingHint(node, k.Want...); rh != "" {
 			d.Hint = joinHint(d.Hint, rh) // how YAML read it says more than an example
 		} else if d.Hint == "" {
@@ -887,6 +907,14 @@ func unknownKey(root *tnode, key string, k ctxKind, what string, path []string, 
 	allowed := keysFor(k, mapping, path)
 	sug := suggest(key, allowedKeys(k)) // a misspelt key of another type is still named
 
+	if key == "lint" && k == cField {
+		in := "in a field"
+		if len(path) > 0 && path[len(path)-1] == "data" {
+			in = "in its data"
+		}
+		return msg + "; `lint` belongs on the message or the file, not " + in,
+			"move `lint: {ignore: [...], reason: ...}` to the message, beside `data:`, or to the top level of the file for every message in it"
+	}
 	if sug != "" {
 		msg += fmt.Sprintf("; did you mean %q?", sug)
 	} else if where := misindented(key, k, mapping, val); where != "" {
@@ -901,6 +929,57 @@ func unknownKey(root *tnode, key string, k ctxKind, what string, path []string, 
 		}
 	}
 	return msg, hint
+}
+
+// strayKeyword explains a property named like a field keyword (`type`, `minimum`, …)
+// whose value is not a mapping, in a `properties:` mapping where the property before it
+// (past other such keywords) is empty: the keywords were meant for that property and
+// lack its indentation (`order_id:` then `type: integer` at the same column). It returns
+// the note for the message, the hint and the keyword's key position; "" when loc is not
+// such a keyword.
+func strayKeyword(root *tnode, loc []string, node *tnode) (note, hint string, at model.Pos) {
+	n := len(loc)
+	if n < 2 || loc[n-2] != "properties" || node == nil || node.kind == tMap || !contains(allowedKeys(cField), loc[n-1]) {
+		return "", "", at
+	}
+	_, _, props := locate(root, loc[:n-1])
+	if props == nil || props.kind != tMap {
+		return "", "", at
+	}
+	isKeyword := func(e tentry) bool { return e.val.kind != tMap && contains(allowedKeys(cField), e.key) }
+	i := slices.IndexFunc(props.entries, func(e tentry) bool { return e.key == loc[n-1] })
+	first := i
+	for first > 0 && isKeyword(props.entries[first-1]) {
+		first--
+	}
+	if i < 0 || first == 0 || props.entries[first-1].val.kind != tNull {
+		return "", "", at
+	}
+	last := i
+	for last+1 < len(props.entries) && isKeyword(props.entries[last+1]) {
+		last++
+	}
+	owner, from, to := props.entries[first-1], props.entries[first].keyPos.Line, props.entries[last].keyPos.Line
+	lines := fmt.Sprintf("line %d", from)
+	if to > from {
+		lines = fmt.Sprintf("lines %d-%d", from, to)
+	}
+	more := max(owner.keyPos.Column+2-props.entries[i].keyPos.Column, 2)
+	note = fmt.Sprintf("; it looks like a keyword of %q (line %d), which is empty", owner.key, owner.keyPos.Line)
+	hint = fmt.Sprintf("indent %s by %d more spaces, under `%s:`, so that %s belong%s to %q", lines, more, yamlKey(owner.key), keywordList(props.entries[first:last+1]), map[bool]string{true: "s"}[first == last], owner.key)
+	return note, hint, props.entries[i].keyPos
+}
+
+// keywordList names the keys of entries: "type", or "type" and "minimum", or "type", "format" and "minimum".
+func keywordList(entries []tentry) string {
+	q := make([]string, len(entries))
+	for i, e := range entries {
+		q[i] = strconv.Quote(e.key)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // moneyField says why the field schema at path below root is money, or "": its name has

@@ -28,6 +28,9 @@ func fixturesCommand() *command {
 				if code, ok := needArgs(e, "fixtures", args, map[string]string{"-r/--registry": *reg, "-o/--out": *out}); !ok {
 					return code
 				}
+				if code, ok := needOutDir(e, "fixtures", *out); !ok {
+					return code
+				}
 				return runFixtures(e, *reg, *out, *check)
 			}
 		},

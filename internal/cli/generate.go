@@ -50,6 +50,9 @@ func generateCommand() *command {
 				if code, ok := needArgs(e, "generate", args, map[string]string{"-r/--registry": *reg, "-o/--out": *out}); !ok {
 					return code
 				}
+				if code, ok := needOutDir(e, "generate", *out); !ok {
+					return code
+				}
 				return runGenerate(e, *reg, *out, *pkg, *imp, *check)
 			}
 		},
@@ -74,6 +77,27 @@ func needArgs(e env, cmd string, args []string, required map[string]string) (int
 		}
 	}
 	return ExitOK, true
+}
+
+// needOutDir reports a usage error when out, the -o of a command that writes a directory
+// (generate, jsonschema, fixtures), or the nearest of its ancestors that exists, is not a
+// directory: a file there would otherwise surface as a cryptic error of the first
+// lookup below it (`stat out/go.mod: not a directory`).
+func needOutDir(e env, cmd, out string) (int, bool) {
+	for d := filepath.Clean(out); ; d = filepath.Dir(d) {
+		info, err := os.Stat(d)
+		if err == nil && !info.IsDir() {
+			what := fmt.Sprintf("-o %s is a file", out)
+			if d != filepath.Clean(out) {
+				what = fmt.Sprintf("-o %s: %s is a file", out, d)
+			}
+			fmt.Fprintf(e.stderr, "bqgen %s: %s, not a directory: choose a directory (it is created when missing)\n", cmd, what)
+			return ExitError, false
+		}
+		if err == nil || filepath.Dir(d) == d {
+			return ExitOK, true
+		}
+	}
 }
 
 // looksLikeRegistry reports whether a stray positional argument is probably the registry

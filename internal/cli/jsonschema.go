@@ -42,6 +42,9 @@ func jsonschemaCommand() *command {
 				if code, ok := needArgs(e, "jsonschema", args, map[string]string{"-r/--registry": *reg, "-o/--out": *out}); !ok {
 					return code
 				}
+				if code, ok := needOutDir(e, "jsonschema", *out); !ok {
+					return code
+				}
 				if *draft != jsonschema.Draft2020 && *draft != jsonschema.Draft7 {
 					fmt.Fprintf(e.stderr, "bqgen jsonschema: --draft must be 2020-12 or 7, not %q\n", *draft)
 					return ExitError

@@ -235,3 +235,25 @@ func TestOutputRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputIsAFile: -o of a command that writes a directory naming a regular file, or a
+// path below one, is a usage error (exit 2) that says so and how to fix it, before any
+// lookup below it (generate's go.mod search said `stat …/go.mod: not a directory`).
+func TestOutputIsAFile(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "afile")
+	if err := os.WriteFile(file, []byte("a file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"generate", "jsonschema", "fixtures"} {
+		for _, c := range []struct{ out, want string }{
+			{file, "bqgen " + cmd + ": -o " + file + " is a file, not a directory: choose a directory (it is created when missing)\n"},
+			{filepath.Join(file, "sub", "dir"), "bqgen " + cmd + ": -o " + filepath.Join(file, "sub", "dir") + ": " + file + " is a file, not a directory: choose a directory (it is created when missing)\n"},
+		} {
+			code, stdout, stderr := run(t, cmd, "-r", exampleRegistry, "-o", c.out)
+			if code != ExitError || stdout != "" || stderr != c.want {
+				t.Errorf("%s -o %s: exit %d, stdout %q, stderr %q\nwant exit 2, stderr %q", cmd, c.out, code, stdout, stderr, c.want)
+			}
+		}
+	}
+}

@@ -491,6 +491,9 @@ func (p *parser) term() *Node {
 		}
 		p.fail(lo, "a lone {", "", `escape it (\{) for a literal brace, or write a count as {n}, {n,} or {n,m}`)
 	case '}', ']':
+		if c == ']' {
+			p.posixClass(lo)
+		}
 		p.fail(lo, "a lone "+string(c), "", `escape it (\`+string(c)+`) for the literal character`)
 	default:
 		r := p.char()
@@ -1033,6 +1036,41 @@ func (p *parser) class() *Node {
 		return p.node(Node{Op: OpChar, Lo: lo, Hi: p.i})
 	}
 	return p.node(Node{Op: OpChar, re2: classRE2(neg, pieces), Lo: lo, Hi: p.i})
+}
+
+// posixClasses are the POSIX bracket classes ([:alpha:] inside a class) and the
+// ECMA-262 class contents, ASCII, that spell them.
+var posixClasses = map[string]string{
+	"alpha": "A-Za-z", "digit": "0-9", "alnum": "A-Za-z0-9", "space": ` \t\n\r\f\v`, "lower": "a-z",
+	"upper": "A-Z", "xdigit": "0-9A-Fa-f", "punct": "!-\\/:-@\\[-`{-~", "blank": ` \t`, "cntrl": `\x00-\x1F\x7F`,
+	"word": `\w`, "graph": "!-~", "print": " -~",
+}
+
+var posixClassRe = regexp.MustCompile(`\[:([a-z]+):\]`)
+
+// posixClass fails on a lone ] at index at when a POSIX bracket class ([:alpha:])
+// precedes it: `[[:alpha:]]` is the class `[[:alpha:]` (the characters [, :, a, …)
+// and a lone ], and escaping the ] would give a pattern that compiles but means
+// something else. The hint spells the pattern with each POSIX class written out.
+func (p *parser) posixClass(at int) {
+	var last []int
+	for _, m := range posixClassRe.FindAllStringSubmatchIndex(p.src[:at], -1) {
+		if _, ok := posixClasses[p.src[m[2]:m[3]]]; ok {
+			last = m
+		}
+	}
+	if last == nil {
+		return
+	}
+	fixed := posixClassRe.ReplaceAllStringFunc(p.src, func(m string) string {
+		if c, ok := posixClasses[m[2:len(m)-2]]; ok {
+			return c
+		}
+		return m
+	})
+	name := p.src[last[0]:last[1]]
+	p.fail(last[0], "the POSIX class "+name, "is not ECMA-262, which has no POSIX classes",
+		fmt.Sprintf("write the characters out: %s is %s inside the brackets, so the pattern is %s", name, posixClasses[name[2:len(name)-2]], fixed))
 }
 
 // classAtom reads one atom of a class.

@@ -2,6 +2,7 @@ package ecmare
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 )
 
@@ -66,7 +67,7 @@ func TestTranslateErrors(t *testing.T) {
 		{`\101`, ErrSyntax, 0, `\101 at character 1 refers to a group the pattern does not have (with the u flag it is not an octal escape)`},
 		{`[\w-.]`, ErrSyntax, 1, `the range \w-. at character 2 has a class escape at one end, which ECMA-262 rejects with the u flag`},
 		{`^a$?`, ErrSyntax, 3, `a quantifier on an assertion $? at character 4`},
-		{`[[:alpha:]]`, ErrSyntax, 10, `a lone ] at character 11`},
+		{`[[:alpha:]]`, ErrSyntax, 1, `the POSIX class [:alpha:] at character 2 is not ECMA-262, which has no POSIX classes`},
 		{`[z-a]`, ErrSyntax, 1, `the range z-a at character 2 is out of order`},
 		{`a**`, ErrSyntax, 2, `the quantifier * at character 3 follows another quantifier`},
 		{`*a`, ErrSyntax, 0, `the quantifier * at character 1 has nothing to repeat`},
@@ -158,5 +159,40 @@ func TestRegexpPrintsSource(t *testing.T) {
 	}
 	if _, err := CompileRegexp(`(?=a)`); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("CompileRegexp((?=a)) = %v", err)
+	}
+}
+
+// TestPOSIXClassHint: a POSIX bracket class inside a class ([[:digit:]]) is named as
+// such, at its own position, and the hint spells the pattern with ECMA-262 classes, a
+// pattern Translate accepts (escaping the lone ] instead would compile and mean
+// something else).
+func TestPOSIXClassHint(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in      string
+		offset  int
+		name    string
+		spelled string
+		fixed   string
+	}{
+		{`[[:alpha:]]`, 1, `[:alpha:]`, `A-Za-z`, `[A-Za-z]`},
+		{`^[[:digit:]]+$`, 2, `[:digit:]`, `0-9`, `^[0-9]+$`},
+		{`[[:alnum:]_]`, 1, `[:alnum:]`, `A-Za-z0-9`, `[A-Za-z0-9_]`},
+		{`^[^[:space:]]+$`, 3, `[:space:]`, ` \t\n\r\f\v`, `^[^ \t\n\r\f\v]+$`},
+		{`[[:lower:]][[:upper:]]`, 1, `[:lower:]`, `a-z`, `[a-z][A-Z]`},
+		{`[[:xdigit:]]{2}`, 1, `[:xdigit:]`, `0-9A-Fa-f`, `[0-9A-Fa-f]{2}`},
+		{`[[:punct:]]`, 1, `[:punct:]`, "!-\\/:-@\\[-`{-~", "[!-\\/:-@\\[-`{-~]"},
+		{`[[:alpha:][:digit:]]`, 10, `[:digit:]`, `0-9`, `[A-Za-z0-9]`},
+	} {
+		_, err := Translate(tc.in)
+		var e *Error
+		want := "write the characters out: " + tc.name + " is " + tc.spelled + " inside the brackets, so the pattern is " + tc.fixed
+		if !errors.As(err, &e) || !errors.Is(err, ErrSyntax) || e.Offset != tc.offset ||
+			e.Message() != "the POSIX class "+tc.name+" at character "+strconv.Itoa(tc.offset+1)+" is not ECMA-262, which has no POSIX classes" || e.Hint != want {
+			t.Errorf("Translate(%q) = %v | %#v\nwant at %d: %s", tc.in, err, e, tc.offset, want)
+		}
+		if _, err := Translate(tc.fixed); err != nil {
+			t.Errorf("the proposed %q does not translate: %v", tc.fixed, err)
+		}
 	}
 }
