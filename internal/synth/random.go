@@ -178,8 +178,9 @@ var (
 		"^[A-Z0-9-]{3,32}$", "^(foo|bar)+$", "^[A-Za-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\xFF]+$", "^[^ \\t\\n\\r\\f]*$"}
 	formats = []string{"email", "uri", "date", "date-time", "uuid"}
 	// lengthFormats are the formats whose values vary in length, formatShortest their
-	// shortest value in code points (the registry's formatLengths): a minLength up to
-	// one above (a date: none) and a maxLength above it leave valid values.
+	// shortest value in code points (the registry's formatLengths): a minLength of it
+	// and a maxLength above it leave valid values (the shortest sample of each format
+	// in internal/fixtures has that length).
 	lengthFormats  = []string{"email", "uri", "date", "date-time"}
 	formatShortest = map[string]int{"email": 5, "uri": 3, "date": 10, "date-time": 20}
 	texts          = []string{"Plain text.", "Überweisung für Straße — 𝄞 ✓ 📦", "Quotes \" and 'single' and `back`",
@@ -506,19 +507,19 @@ func (g *rgen) stringSchema() obj {
 	s := obj{{"type", "string"}}
 	switch g.rng.IntN(6) {
 	case 5:
-		// a length beside a format or a pattern: a value can break both, and every
+		// a length beside a format or an enum: a value can break both, and every
 		// reader must then report the length (the generated code checks it first)
 		if g.chance(2) {
 			f := lengthFormats[g.rng.IntN(len(lengthFormats))]
 			lo := formatShortest[f]
-			if g.chance(2) && f != "date" { // a date is exactly 10 long
-				s = append(s, kv{"minLength", lo + g.rng.IntN(2)})
+			if g.chance(2) {
+				s = append(s, kv{"minLength", lo})
 			}
 			s = append(s, kv{"maxLength", lo + 1 + g.rng.IntN(8)}, kv{"format", f})
 			break
 		}
-		s = append(s, kv{"minLength", 1 + g.rng.IntN(3)}, kv{"maxLength", 8 + g.rng.IntN(8)},
-			kv{"pattern", patterns[g.rng.IntN(len(patterns))]})
+		// an enum beside a length: a value breaking both gets the length's problem
+		s = append(s, kv{"maxLength", 1 + g.rng.IntN(3)}, kv{"enum", anyList(stringEnums[3])})
 	case 0:
 		lo := g.rng.IntN(4)
 		if g.chance(2) {
@@ -581,6 +582,10 @@ func (g *rgen) intSchema() obj {
 			} else {
 				s = append(s, kv{"exclusiveMaximum", hi})
 			}
+		}
+		if g.chance(3) {
+			// an enum beside the bounds: a value outside both gets the bound's problem
+			s = append(s, kv{"enum", []any{lo + 1}})
 		}
 	}
 	return s
