@@ -220,12 +220,43 @@ func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry
 		srcs = append(srcs, source{name: name, data: b})
 	}
 	reg, diags, err = load(ctx, srcs, optionsOf(opts))
+	if fi.IsDir() {
+		diags = hintGeneratedAsyncAPI(srcs, diags)
+	}
 	if len(tooBig) > 0 {
 		diags = append(diags, tooBig...)
 		diags.Sort()
 		reg = nil
 	}
 	return reg, diags, err
+}
+
+// asyncAPIStart is how the YAML AsyncAPI document `bqgen asyncapi` writes begins
+// (internal/emit/asyncapi marks it with a top-level x-generated-by: bqgen).
+const asyncAPIStart = "\nx-generated-by: bqgen\n"
+
+// hintGeneratedAsyncAPI replaces the hint of every error in a file of a directory
+// registry that begins as bqgen's YAML AsyncAPI output ("asyncapi: <version>", then
+// "x-generated-by: bqgen"): such a file is not registry input, and its errors say so.
+// It returns diags, copied when a hint changes (a Cache keeps the slice it returned).
+func hintGeneratedAsyncAPI(srcs []source, diags Diagnostics) Diagnostics {
+	generated := map[string]bool{}
+	for _, s := range srcs {
+		first, _, _ := strings.Cut(string(s.data[:min(len(s.data), 200)]), "\n")
+		if strings.HasPrefix(first, "asyncapi: ") && strings.HasPrefix(string(s.data[len(first):]), asyncAPIStart) {
+			generated[s.name] = true
+		}
+	}
+	if len(generated) == 0 {
+		return diags
+	}
+	diags = append(Diagnostics(nil), diags...)
+	for i := range diags {
+		if diags[i].Severity == SeverityError && generated[diags[i].Pos.File] {
+			diags[i].Hint = "this looks like bqgen's AsyncAPI output; move it out of the registry directory (or write it as .json)"
+		}
+	}
+	return diags
 }
 
 // LoadFiles is Load for in-memory sources (tests, fuzzing): files maps a file name, used

@@ -48,6 +48,9 @@ func asyncapiCommand() *command {
 }
 
 func runAsyncAPI(e env, regPath, out string, opts asyncapi.Options, check bool) int {
+	if code, ok := outputInRegistry(e, "asyncapi", regPath, out, ".json", "asyncapi writes JSON to a name not ending in .yaml/.yml"); !ok {
+		return code
+	}
 	reg, code := load(e, regPath, "text")
 	if reg == nil {
 		return code

@@ -38,6 +38,9 @@ func docsCommand() *command {
 // runDocs renders the catalog and writes it through outdir: only a file that starts
 // with the catalog header is ever replaced.
 func runDocs(e env, regPath, out string, check bool) int {
+	if code, ok := outputInRegistry(e, "docs", regPath, out, ".md", "docs writes Markdown, whatever the name"); !ok {
+		return code
+	}
 	reg, code := load(e, regPath, "text")
 	if reg == nil {
 		return code

@@ -15,12 +15,13 @@ import (
 )
 
 // fresh reports whether Sync writes dir by the fast path: dir did not exist before this
-// run (lockDir created it, so it is the last of created), it is still empty, the
+// run (lockDir created it, so it is the last of created, and it still is that
+// directory: madeDir.ours), it is still empty, the
 // platform renames a directory onto an empty one (replaceEmptyDir), and this is no
 // dry run. A directory that existed, even empty, is the user's (its mode, owner,
 // inode): it is written file by file.
-func fresh(dir string, created []string, opts Options) bool {
-	if opts.DryRun || !replaceEmptyDir || len(created) == 0 || created[len(created)-1] != dir {
+func fresh(dir string, created []madeDir, opts Options) bool {
+	if opts.DryRun || !replaceEmptyDir || len(created) == 0 || created[len(created)-1].path != dir || !created[len(created)-1].ours() {
 		return false
 	}
 	if len(filepath.Base(dir)) > maxStagedBase {
@@ -45,10 +46,15 @@ var stagingName = regexp.MustCompile(`^\.bqgen-([0-9]+)-[0-9]+\.(.+)\.tmp$`)
 
 // stage writes every file of src into a new directory beside dir (stagingName), with
 // plain exclusive creates, and renames that directory onto dir, which lockDir created
-// empty. Contents are produced concurrently (produce) and written in the order of
+// empty (mine). Contents are produced concurrently (produce) and written in the order of
 // src.Names, a few at a time in memory. On any failure the staged tree is removed: dir
-// stays empty, and Sync removes it again.
-func stage(dir string, src Source) (err error) {
+// stays empty, and Sync removes it again. When dir is no longer mine right before the
+// rename (another process replaced it by a symbolic link or a directory of its own),
+// the error wraps ErrUnsafePath and nothing is changed: the fast path replaces only the
+// directory bqgen created. What remains is the instant between that check and
+// rename(2): a symbolic link put there then makes the rename fail (ENOTDIR), an empty
+// directory would be replaced.
+func stage(dir string, mine madeDir, src Source) (err error) {
 	if len(src.Names) == 0 {
 		return nil
 	}
@@ -104,6 +110,9 @@ func stage(dir string, src Source) (err error) {
 	})
 	if err != nil {
 		return err
+	}
+	if !mine.ours() {
+		return fmt.Errorf("%s: %w: replaced by another process while bqgen wrote it (run bqgen again)", dir, ErrUnsafePath)
 	}
 	if err := moveTree(tmp, dir); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)

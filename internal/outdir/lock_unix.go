@@ -55,7 +55,7 @@ const lockPoll = 20 * time.Millisecond
 // staged tree: a run that was waiting for that lock then holds one on a directory no
 // longer at dir, so lockDir checks, once it has the lock, that dir is still the
 // directory it locked, and starts again if not.
-func lockDir(ctx context.Context, dir string, shared bool) (unlock func(), created []string, err error) {
+func lockDir(ctx context.Context, dir string, shared bool) (unlock func(), created []madeDir, err error) {
 	for {
 		unlock, made, replaced, err := lockOnce(ctx, dir, shared)
 		created = append(created, made...)
@@ -67,25 +67,34 @@ func lockDir(ctx context.Context, dir string, shared bool) (unlock func(), creat
 
 // lockOnce is one attempt of lockDir; replaced reports that dir was replaced while
 // it waited (the lock is then released).
-func lockOnce(ctx context.Context, dir string, shared bool) (unlock func(), created []string, replaced bool, err error) {
+//
+// A directory counts as created only when this run's mkdir made it: one that appeared
+// meanwhile (another process's, even empty) is the user's, neither removed nor replaced.
+func lockOnce(ctx context.Context, dir string, shared bool) (unlock func(), created []madeDir, replaced bool, err error) {
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		if shared {
 			return func() {}, nil, false, nil
 		}
+		var missing []string
 		for d := dir; ; d = filepath.Dir(d) {
 			if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
 				break
 			}
-			created = append([]string{d}, created...)
+			missing = append([]string{d}, missing...)
 			if filepath.Dir(d) == d {
 				break
 			}
 		}
-		for _, d := range created {
-			if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		for _, d := range missing {
+			m, err := makeDir(d)
+			if errors.Is(err, fs.ErrExist) {
+				continue // made by someone else meanwhile: not ours
+			}
+			if err != nil {
 				removeDirs(created)
 				return nil, nil, false, fmt.Errorf("%s: %w", d, err)
 			}
+			created = append(created, m)
 		}
 	}
 	f, err := os.Open(dir)
@@ -127,6 +136,10 @@ func lockOnce(ctx context.Context, dir string, shared bool) (unlock func(), crea
 	}
 	return unlock, created, false, nil
 }
+
+// rmdir removes the directory name only if it is an empty directory (rmdir(2):
+// never a file or a symbolic link, as os.Remove would).
+func rmdir(name string) error { return syscall.Rmdir(name) }
 
 // processAlive reports whether a process with the id pid runs (kill(2) with signal
 // 0: it exists, though perhaps another user's).

@@ -226,7 +226,7 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 		}
 		plan.Write = append([]string(nil), src.Names...)
 		sort.Strings(plan.Write)
-		return plan, stage(dir, src)
+		return plan, stage(dir, created[len(created)-1], src)
 	}
 	for d := range dirs {
 		if err := checkSubdir(dir, d, opts); err != nil {
@@ -584,6 +584,7 @@ func readPrefix(path string, limit int) ([]byte, error) {
 var (
 	createTemp = os.CreateTemp
 	createFile = openNew
+	mkdir      = os.Mkdir // directories Sync creates for -o and inside it
 	rename     = os.Rename
 	moveTree   = renameDir // the fast path's staged tree onto the output directory
 	link       = os.Link
@@ -602,8 +603,8 @@ var (
 // at a time, by produce); existed says which of them exist (Sync read them while
 // planning, under the lock): only those are backed up.
 func apply(dir string, files Source, existed set, plan Plan) (err error) {
-	var created []string // directories apply made, parents before children
-	known := set{}       // directories seen to exist
+	var created []madeDir // directories apply made, parents before children
+	known := set{}        // directories seen to exist
 	mkdir := func(d string) error {
 		var missing []string
 		for c := filepath.Clean(d); !known[c]; c = filepath.Dir(c) {
@@ -617,10 +618,11 @@ func apply(dir string, files Source, existed set, plan Plan) (err error) {
 			}
 		}
 		for _, c := range missing {
-			if err := os.Mkdir(c, 0o755); err != nil {
+			m, err := makeDir(c)
+			if err != nil {
 				return fmt.Errorf("%s: %w", c, err)
 			}
-			created = append(created, c)
+			created = append(created, m)
 			known[c] = true
 		}
 		return nil
@@ -767,11 +769,44 @@ func apply(dir string, files Source, existed set, plan Plan) (err error) {
 	return nil
 }
 
-// removeDirs removes the directories apply created (parents first in dirs),
-// deepest first, when empty.
-func removeDirs(dirs []string) {
+// madeDir is a directory Sync created itself (its own mkdir succeeded): its path and
+// what Lstat saw right after the mkdir. Only such a directory is ever removed again or
+// replaced by the fast path's staged tree, and only while it still is that directory
+// (ours): one that existed before, even empty, or that another process put at its path
+// meanwhile (a symbolic link, a directory of its own) is the user's.
+type madeDir struct {
+	path string
+	info fs.FileInfo
+}
+
+// makeDir creates the directory name (mode 0755 less the umask). The error wraps
+// fs.ErrExist when something is already at name: then it is not bqgen's.
+func makeDir(name string) (madeDir, error) {
+	if err := mkdir(name, 0o755); err != nil {
+		return madeDir{}, err
+	}
+	info, err := os.Lstat(name)
+	if err != nil {
+		return madeDir{}, err
+	}
+	return madeDir{name, info}, nil
+}
+
+// ours reports whether d.path is still the directory makeDir created: a directory
+// (not a symbolic link) with the same identity (device and inode, os.SameFile).
+func (d madeDir) ours() bool {
+	now, err := os.Lstat(d.path)
+	return err == nil && now.IsDir() && os.SameFile(now, d.info)
+}
+
+// removeDirs removes the directories Sync created (parents first in dirs), deepest
+// first, each only while it is still the directory created (ours) and empty (rmdir
+// removes nothing else: no file, no symbolic link, no directory with entries).
+func removeDirs(dirs []madeDir) {
 	for i := len(dirs) - 1; i >= 0; i-- {
-		os.Remove(dirs[i])
+		if dirs[i].ours() {
+			rmdir(dirs[i].path)
+		}
 	}
 }
 
