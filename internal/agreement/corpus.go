@@ -775,13 +775,13 @@ type formatSet struct {
 // and the suite then only checks that all three agree.
 var formatSamples = map[string]*formatSet{
 	"email": {
-		valid:   []string{"a@example.com", "first.last+tag@sub.example.org", "x_y-z@example.co.uk"},
+		valid:   []string{"a@example.com", "first.last+tag@sub.example.org", "x_y-z@example.co.uk", "a@b.co"},
 		invalid: []string{"not-an-email", "a@", "@example.com", "a@@example.com", "a b@example.com", ""},
 		unknown: []string{`"a b"@example.com`, "x@[1.2.3.4]", "x@[IPv6:::1]", "a@localhost", "ü@example.com", "a@bücher.example",
 			"a..b@example.com", ".a@example.com", "a.@example.com", "a@-example.com", "a@exa_mple.com", "a@example.com.", "A@EXAMPLE.COM"},
 	},
 	"uri": {
-		valid:   []string{"https://example.com/a?b=c#d", "urn:isbn:0451450523", "mailto:a@example.com", "http://[::1]:80/", "ftp://ftp.example.com/x"},
+		valid:   []string{"https://example.com/a?b=c#d", "urn:isbn:0451450523", "mailto:a@example.com", "http://[::1]:80/", "ftp://ftp.example.com/x", "http://a"},
 		invalid: []string{"relative/path", "//example.com/x", "", "/abs/path", "?q=1"},
 		unknown: []string{"http://exa mple.com", "a:b", "http://example.com/%zz", "https://example.com/ä", "https://例え.jp/",
 			"http://[::1", "http://example.com:99999/", "HTTP://EXAMPLE.COM", "http:", "1http://a", "http://a\\b", "http://a/b c"},

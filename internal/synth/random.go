@@ -177,12 +177,13 @@ var (
 	patterns = []string{"^[A-Z]{2}$", "^[a-z0-9-]{1,16}$", "^[0-9]{4}$", "^x", "z$",
 		"^[A-Z0-9-]{3,32}$", "^(foo|bar)+$", "^[A-Za-z\\xC0-\\xD6\\xD8-\\xF6\\xF8-\\xFF]+$", "^[^ \\t\\n\\r\\f]*$"}
 	formats = []string{"email", "uri", "date", "date-time", "uuid"}
-	// lengthFormats are the formats whose values vary in length, formatShortest their
-	// shortest value in code points (the registry's formatLengths): a minLength of it
-	// and a maxLength above it leave valid values (the shortest sample of each format
-	// in internal/fixtures has that length).
+	// lengthFormats are the formats whose values vary in length, formatShortest the
+	// length in code points of their shortest value every validator agrees on (the
+	// shortest sample of each format in internal/fixtures and internal/agreement: the
+	// registry's formatLengths allow shorter ones, "a@b.c", "a:b", which validators
+	// judge differently): a minLength of it and a maxLength above it leave valid values.
 	lengthFormats  = []string{"email", "uri", "date", "date-time"}
-	formatShortest = map[string]int{"email": 5, "uri": 3, "date": 10, "date-time": 20}
+	formatShortest = map[string]int{"email": 6, "uri": 8, "date": 10, "date-time": 20}
 	texts          = []string{"Plain text.", "Überweisung für Straße — 𝄞 ✓ 📦", "Quotes \" and 'single' and `back`",
 		"Backslash \\ and */ and // and /* in text", "Line one.\nLine two:\n- a list item", "日本語の説明。",
 		"Ελληνικά και עברית", "Tab\tseparated", "<b>not HTML</b> & ampersand", "emoji 👩‍👩‍👧 family"}
