@@ -110,3 +110,26 @@ func TestFixturesMemoryLimit(t *testing.T) {
 		t.Fatalf("GOMEMLIMIT set: exit %d, limits %v: %s", code, seen, errOut.String())
 	}
 }
+
+// TestFixturesTooBig: a registry that check accepts but whose smallest valid data is
+// 10^12 bytes (three nested arrays of minItems 1000 over strings of minLength 1000)
+// exits 1 with the size diagnostic and writes nothing; it used to run out of memory.
+func TestFixturesTooBig(t *testing.T) {
+	reg := filepath.Join(t.TempDir(), "big.yaml")
+	src := "version: 1\nmessages:\n  urn:babel:big:nested:\n    data:\n      required: [a]\n      properties:\n        a:\n          type: array\n          minItems: 1000\n          items:\n            type: array\n            minItems: 1000\n            items:\n              type: array\n              minItems: 1000\n              items: {type: string, minLength: 1000}\n"
+	if err := os.WriteFile(reg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, "check", "-r", reg); code != ExitOK {
+		t.Fatalf("check: exit %d: %s", code, errOut)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, errOut := run(t, "fixtures", "-r", reg, "-o", out)
+	want := reg + ":3:3: urn:babel:big:nested $.a[0][0][0]: the smallest valid data of this URN takes at least 1003002002007 bytes, over the fixtures' limit of 1048576 bytes (MaxDataBytes), most of it here; lower minItems or minLength on the path to it"
+	if code != ExitFindings || !strings.Contains(errOut, want) {
+		t.Fatalf("exit %d: %s\nwant %s", code, errOut, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a refused registry created %s", out)
+	}
+}
