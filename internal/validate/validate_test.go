@@ -355,14 +355,7 @@ messages:
         u: {type: string, format: uri, minLength: 12}
         e: {type: string, format: email, maxLength: 40}
 `
-	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
-	if err != nil || reg == nil {
-		t.Fatalf("%v %v", err, diags)
-	}
-	v, err := New(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validatorOf(t, src)
 	ps, err := v.Data("urn:babel:t:checked", []byte(`{"a":"noatsign","d":"20260101000","u":"x","e":"noatsign"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -400,10 +393,6 @@ messages:
         o: {type: object, x-gdpr-sensitive: "true", properties: {n: {type: integer, maximum: 5}}}
         arr: {type: array, items: {type: string}}
 `
-	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
-	if err != nil || reg == nil {
-		t.Fatalf("%v %v", err, diags)
-	}
 	data := `{"m":{"ada.lovelace@example.com":1e999},"sal":123456789e999,"o":{"zz":77777e500},"arr":[55555e400]}`
 	const beyond = "is beyond the range of a double (±1.7976931348623157e308): the generated decoder rejects the message as malformed"
 	sealed := "a number " + beyond + " (x-gdpr-sensitive: the value is not shown)"
@@ -412,10 +401,7 @@ messages:
 		if protected {
 			opts = append(opts, WithProtected())
 		}
-		v, err := New(reg, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := validatorOf(t, src, opts...)
 		ps, err := v.Data("urn:babel:t:x", []byte(data))
 		if err != nil {
 			t.Fatal(err)
@@ -506,14 +492,7 @@ messages:
         num: {type: integer, minimum: 0, maximum: 10, enum: [1, 2]}
         f: {type: number, minimum: 0.5, maximum: 10, enum: [1, 2]}
 `
-	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
-	if err != nil || reg == nil {
-		t.Fatalf("%v %v", err, diags)
-	}
-	v, err := New(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := validatorOf(t, src)
 	ps, err := v.Data("urn:babel:t:o", []byte(`{"e":"not-an-email-and-long","u":"::::::::::::::","d":"x","p":"bbbbb","q":"c","num":11,"f":0.25}`))
 	if err != nil {
 		t.Fatal(err)
@@ -534,4 +513,18 @@ messages:
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// validatorOf is a Validator of the registry src (one file), with opts.
+func validatorOf(t *testing.T, src string, opts ...Option) *Validator {
+	t.Helper()
+	reg, diags, err := registry.LoadFiles(context.Background(), map[string][]byte{"r.yaml": []byte(src)})
+	if err != nil || reg == nil {
+		t.Fatalf("%v %v", err, diags)
+	}
+	v, err := New(reg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
