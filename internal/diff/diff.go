@@ -614,7 +614,7 @@ func (c *comparer) schema(path string, o, n *model.Schema, r role, at model.Pos)
 	case model.Object:
 		c.object(path, ro, rn)
 	case model.Array:
-		c.schema(path+"[*]", ro.Items, rn.Items, roleItems, itemsPos(rn))
+		// the array's own keywords first, then the changes below it (docs/ordering.md)
 		c.counts(path, ro, rn, "minItems", ro.MinItems, rn.MinItems, true)
 		c.counts(path, ro, rn, "maxItems", ro.MaxItems, rn.MaxItems, false)
 		if ro.UniqueItems != rn.UniqueItems {
@@ -625,6 +625,7 @@ func (c *comparer) schema(path string, o, n *model.Schema, r role, at model.Pos)
 				c.add(RuleRelaxed, path, "uniqueItems: true", "uniqueItems: false", p, p, "uniqueItems turned off: duplicates are accepted", "", "")
 			}
 		}
+		c.schema(path+"[*]", ro.Items, rn.Items, roleItems, itemsPos(rn))
 	case model.Map:
 		c.schema(path+".*", ro.Values, rn.Values, roleValues, valuesPos(rn))
 	}

@@ -363,6 +363,18 @@ func TestFindingOrder(t *testing.T) {
 	if strings.Join(got, ", ") != want {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, ", "), want)
 	}
+	// An array's own keywords come before the changes below it (its items), as an
+	// object's property comes before its children (a new user read `$.lines[*].quantity`
+	// before `$.lines`' maxItems).
+	old = load("        lines: {type: array, maxItems: 500, items: {type: object, properties: {quantity: {type: integer, minimum: 1, maximum: 1000}}}}\n")
+	new = load("        lines: {type: array, maxItems: 100, items: {type: object, properties: {quantity: {type: integer, minimum: 1, maximum: 10}}}}\n")
+	got = nil
+	for _, f := range Compare(old, new, Backward).Findings {
+		got = append(got, string(f.Severity)+" "+f.Path+" "+f.Old)
+	}
+	if want := "breaking $.lines maxItems: 500, breaking $.lines[*].quantity maximum: 1000"; strings.Join(got, ", ") != want {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, ", "), want)
+	}
 }
 
 // TestOneFindingPerCause: tightening a field of a named type that a deprecated URN, its
