@@ -483,19 +483,11 @@ func runJSONSchema(t *testing.T, schemas map[string][]byte, corpus []Instance) [
 
 // ajvScript reads {extensions, schemas20, schemas7} on its first line and corpus lines
 // after it; it prints, per instance, [valid under 2020-12, valid under draft-07].
-const ajvScript = `
+var ajvScript = nodetools.AjvSetup + `
 const fs = require("fs");
-const Ajv2020 = require("ajv/dist/2020");
-const Ajv7 = require("ajv");
-const addFormats = require("ajv-formats");
 const lines = fs.readFileSync(0, "utf8").split("\n").filter(l => l !== "");
 const head = JSON.parse(lines[0]);
-function make(C) {
-  const ajv = new C({strict: true, allErrors: true, unicode: true});
-  addFormats(ajv);
-  ajv.addVocabulary(head.extensions);
-  return ajv;
-}
+const make = C => newAjv(C, head.extensions);
 function compileAll(ajv, schemas) {
   const out = {};
   for (const [key, schema] of Object.entries(schemas)) {

@@ -147,13 +147,11 @@ func TestFormatNarrowing(t *testing.T) {
 		schemas[f] = json.RawMessage(formatSchema(f))
 	}
 	stdin := must(json.Marshal(map[string]any{"schemas": schemas, "strings": in}))
-	out := nodetools.RunNode(t, `
-const Ajv2020 = require("ajv/dist/2020"), Ajv7 = require("ajv"), addFormats = require("ajv-formats");
+	out := nodetools.RunNode(t, nodetools.AjvSetup+`
 const {schemas, strings} = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const res = {};
 for (const C of [Ajv2020, Ajv7]) {
-  const ajv = new C({strict: true, allErrors: true, unicode: true});
-  addFormats(ajv);
+  const ajv = newAjv(C);
   for (const [f, schema] of Object.entries(schemas)) {
     const v = ajv.compile(schema);
     const r = strings[f].map(s => v(s));

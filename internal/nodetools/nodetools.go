@@ -221,3 +221,18 @@ mkdir -p node_modules && : > node_modules/.package-lock.json
 	}
 	return calls, string(b), err
 }
+
+// AjvSetup is the JavaScript every test that judges with ajv starts its script with:
+// it loads ajv (Ajv2020 for 2020-12, Ajv7 for draft-07) and ajv-formats, and defines
+// newAjv(C, vocabulary), an instance as the tests judge with it: strict mode, all
+// errors, lengths in code points (unicode), the formats asserted, and the keywords of
+// vocabulary (the emitted schemas' x- keywords; undefined: none) registered.
+const AjvSetup = `
+const Ajv2020 = require("ajv/dist/2020"), Ajv7 = require("ajv"), addFormats = require("ajv-formats");
+function newAjv(C, vocabulary) {
+  const ajv = new C({strict: true, allErrors: true, unicode: true});
+  addFormats(ajv);
+  if (vocabulary) ajv.addVocabulary(vocabulary);
+  return ajv;
+}
+`
