@@ -4,9 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/babelqueue/bqgen/internal/gonames"
@@ -15,10 +18,24 @@ import (
 	"github.com/babelqueue/bqgen/registry"
 )
 
-// treeHash is the SHA-256 of the sha256sum(1) listing of files, as a shell computes
+// pinnedDump names a directory TestOutputPinned writes every tree it hashes into
+// (<dir>/<case>/…), to see what changed when a hash does: write the trees of the old
+// and the new emitter, then diff -r them.
+var pinnedDump = flag.String("pinned-dump", "", "write the trees TestOutputPinned hashes into this directory")
+
+// treeHash is the SHA-256 of the sha256sum(1) listing of files (the tree name, written
+// into -pinned-dump), as a shell computes
 // it over a generated directory: `find . -type f | LC_ALL=C sort | xargs sha256sum |
 // sha256sum` (one line "<hex of the content>  ./<name>" per file, sorted by name).
-func treeHash(files []File) string {
+func treeHash(name string, files []File) string {
+	if *pinnedDump != "" {
+		for _, f := range files {
+			p := filepath.Join(*pinnedDump, name, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+				os.WriteFile(p, f.Content, 0o644)
+			}
+		}
+	}
 	sorted := append([]File(nil), files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	list := sha256.New()
@@ -65,7 +82,7 @@ func TestOutputPinned(t *testing.T) {
 			t.Fatalf("synthetic registry does not load (err %v): %v", err, diags)
 		}
 		const want = "5dec338b0368639ab9049f58cad7c6ae2471848927f676563da1e3d78758a414"
-		if got := treeHash(emitAt(t, reg, reg.GoPackage, "example.com/gen")); got != want {
+		if got := treeHash("synth1k", emitAt(t, reg, reg.GoPackage, "example.com/gen")); got != want {
 			t.Errorf("tree hash %s, want %s", got, want)
 		}
 	})
@@ -78,7 +95,7 @@ func TestOutputPinned(t *testing.T) {
 			if err != nil || reg == nil || diags.HasErrors() {
 				t.Fatalf("seed %d does not load (err %v): %v", seed, err, diags)
 			}
-			fmt.Fprintf(all, "%d %s\n", seed, treeHash(emitAt(t, reg, "events", "example.com/r/events")))
+			fmt.Fprintf(all, "%d %s\n", seed, treeHash(fmt.Sprint("random/", seed), emitAt(t, reg, "events", "example.com/r/events")))
 		}
 		const want = "7e2f6c522278643842b3a68cac56973dd467e6e6575a3cb25d0d4a9519df4ff7"
 		if got := hex.EncodeToString(all.Sum(nil)); got != want {
@@ -104,7 +121,7 @@ func TestOutputPinned(t *testing.T) {
 				continue
 			}
 			n++
-			fmt.Fprintf(all, "%s %s\n", filepath.ToSlash(p), treeHash(emitAt(t, reg, "events", "example.com/all/events")))
+			fmt.Fprintf(all, "%s %s\n", filepath.ToSlash(p), treeHash("testdata/"+strings.TrimPrefix(filepath.ToSlash(p), "../../../"), emitAt(t, reg, "events", "example.com/all/events")))
 		}
 		const want = "2a6f97aacfb0d54e8cffca116d6c9e0ac0b8a11ad20540c828f190e70a872523"
 		if got := hex.EncodeToString(all.Sum(nil)); got != want || n < 25 {
