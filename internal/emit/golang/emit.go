@@ -157,11 +157,10 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 
 	files[first].Name = runtimeFile
 	files[first].Content, errs[first] = runtimeSource(names.Root.Name, opts.ImportPath)
-	tf := g.newFile(names.Root)
+	g.startFile(names.Root)
 	g.tables = nil
-	g.typesFile(tf)
-	files[first+1].Name = typesFile
-	tTables := g.tables
+	g.typesFile()
+	files[first+1] = File{Name: typesFile, Content: g.out.bytes(g.tables)}
 	g.holdsPII(nil) // the fixpoint over the named types, before the workers read it
 	if errs[first] != nil {
 		return nil, errs[first]
@@ -190,7 +189,6 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			wg.Wait()
 		}
 	}()
-	jobs <- renderJob{idx: first + 1, run: func(*gen) ([]byte, error) { return render(tf, typesFile, tTables) }}
 	for i, pkg := range ctxs {
 		name := pkg.Dir + "/" + pkg.Name + ".go"
 		msgs := byCtx[pkg]
@@ -205,16 +203,16 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 					out, err = nil, fmt.Errorf("golang: %v", r)
 				}
 			}()
-			f := w.newFile(pkg)
+			w.startFile(pkg)
 			w.tables, w.err = nil, nil
-			w.contextDoc(f, pkg, msgs)
+			w.contextDoc(pkg, msgs)
 			for _, m := range msgs {
-				w.message(f, m)
+				w.message(m)
 			}
 			if w.err != nil {
 				return nil, w.err
 			}
-			return render(f, name, w.tables)
+			return w.out.bytes(w.tables), nil
 		}}
 	}
 	close(jobs)
