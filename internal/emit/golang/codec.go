@@ -119,8 +119,8 @@ func (g *gen) fieldType(p *model.Property) string {
 // ---- descriptors ----
 
 // Descriptors are data, not code: they are written as text by descText below, in the
-// exact form go/format gives them, and appended to each file after jen has rendered
-// (and gofmt'd) its code. Formatting them through go/format took more than half of
+// exact form go/format gives them, and appended to each file after its other
+// declarations (text.go). Formatting them through go/format took more than half of
 // Emit's time (go/printer measures every element of a multi-line composite literal
 // by printing it twice); TestOutputIsGofmtStable holds every emitted file to
 // format.Source(out) == out.

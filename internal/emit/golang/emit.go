@@ -6,7 +6,8 @@
 //
 // Emit is a pure function of the model and the names planned by gonames.Plan: every
 // Go identifier it writes, and the package it lives in, comes from gonames; every
-// file is gofmt'd, and the output is byte-identical across runs.
+// file is written in gofmt's form (text.go), and the output is byte-identical across
+// runs.
 package golang
 
 import (
@@ -119,7 +120,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	g.computeChecks()
 	g.findIndirect()
 	defer func() {
-		// Rendering bugs surface as panics inside jen; never crash the caller.
+		// A bug of the emitter that panics must not crash the caller.
 		if r := recover(); r != nil {
 			files, err = nil, fmt.Errorf("golang: %v", r)
 		}
@@ -135,8 +136,8 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		return nil, err
 	}
 
-	// Building (jen) and rendering (go/format) the context files dominate Emit: they
-	// are built and rendered by GOMAXPROCS workers, each with its own copy of g
+	// Writing the context files dominates Emit: they are written by GOMAXPROCS
+	// workers, each with its own copy of g
 	// (gen.fork: the file being built, its tables and inline types, its pii.Index),
 	// each file into its own slot, so the output does not depend on the schedule.
 	// The root files are built here first, with g; what the workers share of g
@@ -158,9 +159,8 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	files[first].Name = runtimeFile
 	files[first].Content, errs[first] = runtimeSource(names.Root.Name, opts.ImportPath)
 	g.startFile(names.Root)
-	g.tables = nil
 	g.typesFile()
-	files[first+1] = File{Name: typesFile, Content: g.out.bytes(g.tables)}
+	files[first+1] = File{Name: typesFile, Content: g.finishFile()}
 	g.holdsPII(nil) // the fixpoint over the named types, before the workers read it
 	if errs[first] != nil {
 		return nil, errs[first]
@@ -196,15 +196,14 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		idx := first + 2 + i
 		files[idx].Name = name
 		jobs <- renderJob{idx: idx, run: func(w *gen) (out []byte, err error) {
-			// Rendering bugs surface as panics inside jen: an error, not a crash of
-			// the worker's goroutine.
+			// A bug that panics: an error, not a crash of the worker's goroutine.
 			defer func() {
 				if r := recover(); r != nil {
 					out, err = nil, fmt.Errorf("golang: %v", r)
 				}
 			}()
+			w.err = nil
 			w.startFile(pkg)
-			w.tables, w.err = nil, nil
 			w.contextDoc(pkg, msgs)
 			for _, m := range msgs {
 				w.message(m)
@@ -212,7 +211,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			if w.err != nil {
 				return nil, w.err
 			}
-			return w.out.bytes(w.tables), nil
+			return w.finishFile(), nil
 		}}
 	}
 	close(jobs)
@@ -231,7 +230,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	return files, nil
 }
 
-// renderJob builds and renders the file at index idx of Emit's result, with the
+// renderJob writes the file at index idx of Emit's result, with the
 // worker's copy of the generator.
 type renderJob struct {
 	idx int

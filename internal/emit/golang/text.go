@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"regexp"
 	"sort"
 	"strconv"
@@ -53,6 +52,8 @@ type textFile struct {
 	doc []string
 	// body holds the declarations, each preceded by a blank line.
 	body []byte
+	// blk is the block being written (one at a time).
+	blk block
 }
 
 // importDef is the name of an import; alias says it is written in the import block.
@@ -199,7 +200,8 @@ func (f *textFile) write(s ...string) {
 	}
 }
 
-// group writes the parenthesized const or var block (kw) of the specs in bl.
+// group writes the parenthesized const or var block (kw) of the specs in bl
+// (f.blk).
 func (f *textFile) group(kw string, bl *block) {
 	f.write(kw, " (\n")
 	f.body = alignBlock(f.body, bl)
@@ -207,13 +209,24 @@ func (f *textFile) group(kw string, bl *block) {
 }
 
 // A block is the body of a struct type or of a const or var block: lines at one
-// level of indentation whose columns gofmt aligns. Lines are added with line and
-// comment, then alignBlock writes them.
+// level of indentation whose columns gofmt aligns. Lines are added with line, field,
+// spec and comment, then alignBlock writes them and empties the block for the next
+// one (its buffers are kept).
 type block struct {
-	buf bytes.Buffer
+	buf []byte
 	// lines counts the lines added; comment lines end the line before them with a
 	// formfeed, which ends every column there, as go/printer does before a comment.
 	lines int
+	tw    tabwriter.Writer
+	out   appender
+}
+
+// appender is an io.Writer that appends to b.
+type appender struct{ b []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
 }
 
 // Cell separators of a block line, as go/printer writes them into its tabwriter.
@@ -227,9 +240,9 @@ const (
 func (bl *block) comment(ls []string) {
 	for _, l := range ls {
 		bl.newline(true)
-		bl.buf.WriteString("\t" + esc)
-		bl.buf.WriteString(l)
-		bl.buf.WriteString(esc)
+		bl.buf = append(bl.buf, "\t"+esc...)
+		bl.buf = append(bl.buf, l...)
+		bl.buf = append(bl.buf, esc...)
 	}
 }
 
@@ -238,9 +251,9 @@ func (bl *block) comment(ls []string) {
 // (lit), so that a tab in it is not a cell separator.
 func (bl *block) line(cells ...string) {
 	bl.newline(false)
-	bl.buf.WriteByte('\t')
+	bl.buf = append(bl.buf, '\t')
 	for _, c := range cells {
-		bl.buf.WriteString(c)
+		bl.buf = append(bl.buf, c...)
 	}
 }
 
@@ -278,9 +291,9 @@ func (bl *block) spec(name, typ, value string) {
 func (bl *block) newline(beforeComment bool) {
 	if bl.lines > 0 {
 		if beforeComment {
-			bl.buf.WriteByte('\f')
+			bl.buf = append(bl.buf, '\f')
 		} else {
-			bl.buf.WriteByte('\n')
+			bl.buf = append(bl.buf, '\n')
 		}
 	}
 	bl.lines++
@@ -290,18 +303,20 @@ func (bl *block) newline(beforeComment bool) {
 func lit(s string) string { return esc + s + esc }
 
 // alignBlock appends the lines of bl to b, aligned as go/printer aligns them, each
-// ending with a newline: go/printer's tabwriter (format.Source's configuration:
-// minimal cell width 0, tab width 8, padding 1, blanks, tabs for the indentation,
-// empty soft columns discarded), with the escapes stripped (go/printer's trimmer).
+// ending with a newline, and empties bl: go/printer's tabwriter (format.Source's
+// configuration: minimal cell width 0, tab width 8, padding 1, blanks, tabs for the
+// indentation, empty soft columns discarded), with the escapes stripped (go/printer's
+// trimmer).
 func alignBlock(b []byte, bl *block) []byte {
 	if bl.lines == 0 {
 		return b
 	}
-	bl.buf.WriteByte('\n')
-	var out bytes.Buffer
-	out.Grow(bl.buf.Len() * 2)
-	tw := tabwriter.NewWriter(&out, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent|tabwriter.StripEscape)
-	tw.Write(bl.buf.Bytes())
-	tw.Flush()
-	return append(b, out.Bytes()...)
+	bl.buf = append(bl.buf, '\n')
+	bl.out.b = b
+	bl.tw.Init(&bl.out, 0, 8, 1, ' ', tabwriter.DiscardEmptyColumns|tabwriter.TabIndent|tabwriter.StripEscape)
+	bl.tw.Write(bl.buf)
+	bl.tw.Flush()
+	b = bl.out.b
+	bl.buf, bl.lines, bl.out.b = bl.buf[:0], 0, nil
+	return b
 }
