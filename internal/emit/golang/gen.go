@@ -722,45 +722,46 @@ func fieldConstraints(p *model.Property) string {
 // constraints describes the constraints of a schema, with units.
 func constraints(s *model.Schema) string {
 	var parts []string
-	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	add := func(p ...string) { parts = append(parts, strings.Join(p, "")) }
+	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
 	if len(s.Enum) > 0 {
 		vals := make([]string, len(s.Enum))
 		for i, v := range s.Enum {
 			vals[i] = enumLit(v)
 		}
-		add("one of %s", strings.Join(vals, ", "))
+		add("one of ", strings.Join(vals, ", "))
 	}
 	switch s.Kind {
 	case model.Ref:
-		add("type %s", s.Ref)
+		add("type ", s.Ref)
 	case model.String:
 		switch {
 		case s.MinLength != nil && s.MaxLength != nil:
-			add("%d to %d code points", *s.MinLength, *s.MaxLength)
+			add(itoa(*s.MinLength), " to ", itoa(*s.MaxLength), " code points")
 		case s.MinLength != nil:
-			add("at least %d code points", *s.MinLength)
+			add("at least ", itoa(*s.MinLength), " code points")
 		case s.MaxLength != nil:
-			add("at most %d code points", *s.MaxLength)
+			add("at most ", itoa(*s.MaxLength), " code points")
 		}
 		if s.Pattern != "" {
-			add("pattern %s", "`"+strings.ReplaceAll(s.Pattern, "`", "\\x60")+"`")
+			add("pattern `", strings.ReplaceAll(s.Pattern, "`", "\\x60"), "`")
 		}
 		if s.Format != "" {
-			add("format %s", s.Format)
+			add("format ", s.Format)
 		}
 	case model.Integer:
 		if s.IntFormat == "int32" {
 			add("int32")
 		}
 		for _, b := range intBounds(s) {
-			word := "maximum"
+			word := "maximum "
 			if b.isMin {
-				word = "minimum"
+				word = "minimum "
 			}
 			if b.excl {
 				word = "exclusive " + word
 			}
-			add("%s %d", word, b.v)
+			add(word, itoa(b.v))
 		}
 		if s.Encoding == "string" {
 			add("carried as a JSON string in canonical decimal form")
@@ -769,9 +770,9 @@ func constraints(s *model.Schema) string {
 		for _, b := range []struct {
 			w string
 			b *model.Bound
-		}{{"minimum", s.Minimum}, {"exclusive minimum", s.ExclusiveMinimum}, {"maximum", s.Maximum}, {"exclusive maximum", s.ExclusiveMaximum}} {
+		}{{"minimum ", s.Minimum}, {"exclusive minimum ", s.ExclusiveMinimum}, {"maximum ", s.Maximum}, {"exclusive maximum ", s.ExclusiveMaximum}} {
 			if b.b != nil {
-				add("%s %s", b.w, floatLit(b.b.Float()))
+				add(b.w, floatLit(b.b.Float()))
 			}
 		}
 	case model.Money:
@@ -783,24 +784,24 @@ func constraints(s *model.Schema) string {
 	case model.Array:
 		switch {
 		case s.MinItems != nil && s.MaxItems != nil:
-			add("%d to %d items", *s.MinItems, *s.MaxItems)
+			add(itoa(*s.MinItems), " to ", itoa(*s.MaxItems), " items")
 		case s.MinItems != nil:
-			add("at least %d items", *s.MinItems)
+			add("at least ", itoa(*s.MinItems), " items")
 		case s.MaxItems != nil:
-			add("at most %d items", *s.MaxItems)
+			add("at most ", itoa(*s.MaxItems), " items")
 		}
 		if s.UniqueItems {
 			add("unique items")
 		}
 		if s.Items != nil {
 			if c := constraints(s.Items); c != "" {
-				add("items: %s", c)
+				add("items: ", c)
 			}
 		}
 	case model.Map:
 		if s.Values != nil {
 			if c := constraints(s.Values); c != "" {
-				add("values: %s", c)
+				add("values: ", c)
 			}
 		}
 	}
