@@ -26,8 +26,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
 	"github.com/babelqueue/bqgen/internal/gonames"
@@ -235,108 +233,6 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 type renderJob struct {
 	idx int
 	run func(w *gen) ([]byte, error)
-}
-
-// newFile starts a file of pkg, importing the root package and bqrt under their
-// own names (jennifer never guesses or numbers an alias for them).
-func (g *gen) newFile(pkg *gonames.Package) *jen.File {
-	f := jen.NewFilePathName(importPath(g.root, pkg.Dir), pkg.Name)
-	f.HeaderComment(Header)
-	f.ImportName(g.root, g.names.Root.Name)
-	f.ImportName(g.bqrt, "bqrt")
-	g.pkg = pkg
-	return f
-}
-
-// render renders f (jen runs go/format on it) and appends tables, the file's
-// descriptor declarations, already in gofmt's form (descDecl). It runs on a worker
-// goroutine: rendering bugs surface as panics inside jen, which become errors here.
-func render(f *jen.File, name string, tables []byte) (out []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("golang: %v", r)
-		}
-	}()
-	// jen writes the formatted file with a single Write: keep that slice rather than
-	// copying it into a growing buffer (unless it has much spare capacity, which the
-	// result would hold on to until the files are written).
-	var w sliceWriter
-	if err := f.Render(&w); err != nil {
-		// jen appends the whole unformatted file to a formatting error: keep the
-		// error itself (line:column and what go/format said).
-		msg, _, _ := strings.Cut(err.Error(), " while formatting source:")
-		return nil, fmt.Errorf("golang: rendering %s: %s", name, msg)
-	}
-	return append(groupImports(w.b), tables...), nil
-}
-
-// groupImports puts the standard library's imports of a gofmt'd file first and the
-// others after a blank line, as goimports groups them (jen writes one sorted block).
-// Each group stays sorted, so the file stays in gofmt's form. A file whose imports are
-// all of one kind, or that has no parenthesized import block, is returned as is.
-func groupImports(src []byte) []byte {
-	start := bytes.Index(src, []byte("\nimport (\n"))
-	if start < 0 {
-		return src
-	}
-	body := start + len("\nimport (\n")
-	end := bytes.Index(src[body:], []byte("\n)\n"))
-	if end < 0 {
-		return src
-	}
-	lines := bytes.SplitAfter(src[body:body+end+1], []byte("\n"))
-	lines = lines[:len(lines)-1] // SplitAfter's empty tail after the last newline
-	var std, other [][]byte
-	for _, l := range lines {
-		if len(bytes.TrimSpace(l)) == 0 {
-			return src // already grouped
-		}
-		if isStdImport(l) {
-			std = append(std, l)
-		} else {
-			other = append(other, l)
-		}
-	}
-	if len(std) == 0 || len(other) == 0 {
-		return src
-	}
-	out := make([]byte, 0, len(src)+1)
-	out = append(out, src[:body]...)
-	out = append(out, bytes.Join(std, nil)...)
-	out = append(out, '\n')
-	out = append(out, bytes.Join(other, nil)...)
-	return append(out, src[body+end+1:]...)
-}
-
-// isStdImport reports whether an import line (`\t"path"` or `\tname "path"`) names a
-// standard library package: one whose first path element has no dot, as the go tool
-// and goimports tell them apart.
-func isStdImport(line []byte) bool {
-	q := bytes.IndexByte(line, '"')
-	if q < 0 {
-		return false
-	}
-	path := line[q+1:]
-	if e := bytes.IndexByte(path, '"'); e >= 0 {
-		path = path[:e]
-	}
-	first, _, _ := bytes.Cut(path, []byte("/"))
-	return !bytes.Contains(first, []byte("."))
-}
-
-// sliceWriter keeps what is written to it, without copying the first write.
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) {
-	switch {
-	case w.b == nil && cap(p)-len(p) <= len(p)/8:
-		w.b = p
-	case w.b == nil:
-		w.b = bytes.Clone(p)
-	default:
-		w.b = append(w.b, p...)
-	}
-	return len(p), nil
 }
 
 // bqrtSources returns the files of the runtime's machinery, internal/bqrt/<name>:
