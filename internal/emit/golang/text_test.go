@@ -3,9 +3,12 @@ package golang
 import (
 	"go/format"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // TestAlignBlockMatchesGofmt writes random struct types and const blocks with
@@ -68,6 +71,68 @@ func TestAlignBlockMatchesGofmt(t *testing.T) {
 		got = append(alignBlock(got, &cl), ")\n"...)
 		if string(got) != string(want) {
 			t.Fatalf("case %d:\n%s\nwant (go/format)\n%s", i, got, want)
+		}
+	}
+}
+
+// TestQualMatchesJen holds textFile.qual to jennifer's File.register, which named the
+// imports of the files before the emitter wrote them as text: for each sequence of
+// referenced packages (the root package and bqrt under their hinted names, a standard
+// library package, other packages whose names jen guesses from the path, names taken
+// twice or reserved), the same qualifier for every reference and the same import
+// lines.
+func TestQualMatchesJen(t *testing.T) {
+	t.Parallel()
+	const root, bqrt = "example.com/gen", "example.com/gen/internal/bqrt"
+	cases := []struct {
+		rootName string
+		paths    []string
+	}{
+		{"events", []string{root, bqrt, "log/slog"}},
+		{"events", []string{"log/slog", bqrt, root, "example.com/gen/orders", "example.com/gen/orders"}},
+		{"events", []string{"example.com/gen/orders", "example.com/other/orders", "example.com/third/orders"}},
+		{"events", []string{"example.com/gen/Billing-2", "example.com/gen/9lives", "example.com/gen/123", "example.com/gen/x_y/"}},
+		{"string", []string{root, "example.com/gen/string", bqrt}},
+		{"bqrt", []string{bqrt, root}},
+		{"slog", []string{"example.com/gen/slog", "log/slog", root}},
+		{"events", []string{"example.com/gen/events", root}},
+	}
+	for i, c := range cases {
+		jf := jen.NewFilePathName("example.com/gen/self", "self")
+		jf.ImportName(root, c.rootName)
+		jf.ImportName(bqrt, "bqrt")
+		tf := &textFile{path: "example.com/gen/self", name: "self", hints: map[string]string{root: c.rootName, bqrt: "bqrt"}, imports: map[string]importDef{}}
+		var want, got []string
+		for j, p := range c.paths {
+			jf.Var().Id("v"+strconv.Itoa(j)).Op("=").Qual(p, "X")
+			got = append(got, "var v"+strconv.Itoa(j)+" = "+tf.qual(p, "X"))
+		}
+		var out strings.Builder
+		jf.NoFormat = true
+		if err := jf.Render(&out); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.HasPrefix(l, "var ") {
+				want = append(want, l)
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("case %d: qualifiers\n%s\nwant (jen)\n%s", i, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		importLines := func(src string) []string {
+			var ls []string
+			block, _, _ := strings.Cut(src[strings.Index(src, "import"):], "\n)")
+			for _, l := range strings.Split(block, "\n")[1:] {
+				if l = strings.TrimSpace(l); l != "" {
+					ls = append(ls, l)
+				}
+			}
+			slices.Sort(ls)
+			return ls
+		}
+		if g, w := importLines(string(tf.bytes(nil))), importLines(out.String()); !slices.Equal(g, w) {
+			t.Errorf("case %d: imports %q, want (jen) %q", i, g, w)
 		}
 	}
 }
