@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/gonames"
@@ -607,6 +609,14 @@ func docLines(lines []string, extra ...string) []string {
 // the text "//go:generate x" comes out as "// //go:generate x", "+build ignore" as
 // "// `+build` ignore".
 func docComment(text string) []string {
+	if lines, ok := plainDoc(text); ok {
+		return lines
+	}
+	return parsedDoc(text)
+}
+
+// parsedDoc is docComment through go/doc/comment's parser and printer.
+func parsedDoc(text string) []string {
 	var p doccomment.Parser
 	var pr doccomment.Printer
 	body := strings.TrimSuffix(string(pr.Comment(p.Parse(text))), "\n")
@@ -623,6 +633,46 @@ func docComment(text string) []string {
 		lines[i] = directiveSafe(lines[i])
 	}
 	return lines
+}
+
+// plainDoc is docComment for a text that go/doc/comment reads as plain paragraphs
+// and prints back unchanged, which most doc texts are, without parsing it: lines
+// separated by single blank lines, none blank at the start or the end, each starting
+// with a letter (so none is indented, a code block or list item, a `#` heading or a
+// link definition), no `[` (no doc link), and no paragraph of one line that ends in a
+// letter or digit (an implicit heading). ok is false for any other text.
+// TestPlainDocMatchesParser compares it with the parser's output.
+func plainDoc(text string) (lines []string, ok bool) {
+	body, found := strings.CutSuffix(text, "\n")
+	if !found || body == "" || strings.IndexByte(body, '[') >= 0 {
+		return nil, false
+	}
+	src := strings.Split(body, "\n")
+	for i, l := range src {
+		if l == "" {
+			if i == 0 || i == len(src)-1 || src[i-1] == "" {
+				return nil, false
+			}
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(l); !unicode.IsLetter(r) {
+			return nil, false
+		}
+		if (i == 0 || src[i-1] == "") && (i == len(src)-1 || src[i+1] == "") {
+			if r, _ := utf8.DecodeLastRuneInString(l); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return nil, false
+			}
+		}
+	}
+	lines = src
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = "//"
+		} else {
+			lines[i] = directiveSafe("// " + l)
+		}
+	}
+	return lines, true
 }
 
 // directiveWords are the starts of a comment's text, after the `//` and any blanks,

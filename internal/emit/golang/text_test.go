@@ -136,3 +136,45 @@ func TestQualMatchesJen(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainDocMatchesParser holds plainDoc, docComment's shortcut for plain
+// paragraphs, to go/doc/comment's parser and printer (parsedDoc) on every text it
+// accepts: texts the emitter writes and random texts assembled from lines that the
+// parser reads as headings, lists, code, links, doc links, URLs and directives, and
+// plain ones; and it must accept the plain ones.
+func TestPlainDocMatchesParser(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"Free text.\n", "Deprecated: Use reference.\n", "GDPR-sensitive personal data (contact).\n",
+		"X is the data of the event urn:babel:a:b (owner t; default queue \"q\").\n\nSynthetic message number 655.\n",
+		"Über alles, ünd mehr.\nZweite Zeile\n\nDeprecated: do not use in new code.\n"} {
+		if _, ok := plainDoc(text); !ok {
+			t.Errorf("plainDoc refuses the plain text %q", text)
+		}
+	}
+	frags := []string{"Free text.", "Shipping details", "Shipping details.", "# Heading", "- item", "* item", "1. first", "2) second",
+		"\tcode", " indented", "[Link]: https://example.com", "See [Name] here.", "See https://example.com/x.", "go:build ignore",
+		"+build ignore", "#cgo LDFLAGS", "Deprecated: Use x.", "Ünïcode line", "日本語のテキスト。", "a lower case line", "Text (with parens)",
+		"Ends with digit 42", "Ends with quote\"", "x := f(y) {", "}", "", "", "Über's thing", "TODO: fix", "e.g. something", "Money, amount"}
+	rng := rand.New(rand.NewPCG(22, 8))
+	plain := 0
+	for i := range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(6) {
+			b.WriteString(frags[rng.IntN(len(frags))])
+			b.WriteByte('\n')
+		}
+		text := b.String()
+		got, ok := plainDoc(text)
+		if !ok {
+			continue
+		}
+		plain++
+		if want := parsedDoc(text); !slices.Equal(got, want) {
+			t.Fatalf("case %d, %q: plainDoc %q, parser %q", i, text, got, want)
+		}
+	}
+	t.Logf("plainDoc accepted %d of 20000 texts", plain)
+	if plain < 1000 {
+		t.Errorf("plainDoc accepted %d of 20000 texts: the comparison is too thin", plain)
+	}
+}
