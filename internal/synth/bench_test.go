@@ -79,6 +79,27 @@ func BenchmarkGenerateGo(b *testing.B) {
 	}
 }
 
+// BenchmarkEmitGo is golang.Emit alone, on names planned once (BenchmarkGenerateGo
+// less gonames.Plan), with its CPU time per operation (cpu-ns/op).
+func BenchmarkEmitGo(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			reg := load(b, Files(Options{Messages: n}))
+			names, colls := gonames.Plan(reg, "events")
+			if len(colls) > 0 {
+				b.Fatal(colls)
+			}
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				if _, err := golang.Emit(reg, names, golang.Options{ImportPath: "example.com/bench/events"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkGenerateJSONSchema is jsonschema.Emit (draft 2020-12).
 func BenchmarkGenerateJSONSchema(b *testing.B) {
 	for _, n := range sizes {
