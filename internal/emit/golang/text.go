@@ -45,8 +45,9 @@ type textFile struct {
 	// hints are the import names of the root package and bqrt, which are never
 	// written as aliases (jen's ImportName).
 	hints map[string]string
-	// imports maps each imported path to its name in the file, in the order jen
-	// would register them.
+	// imports maps each imported path to its name in the file, registered as the
+	// references are written (their order decides which of two packages of one name
+	// gets the numbered alias, as in jen).
 	imports map[string]importDef
 	// doc is the package documentation, as doc comment lines.
 	doc []string
