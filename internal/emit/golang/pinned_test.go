@@ -23,10 +23,10 @@ import (
 // and the new emitter, then diff -r them.
 var pinnedDump = flag.String("pinned-dump", "", "write the trees TestOutputPinned hashes into this directory")
 
-// treeHash is the SHA-256 of the sha256sum(1) listing of files (the tree name, written
-// into -pinned-dump), as a shell computes
-// it over a generated directory: `find . -type f | LC_ALL=C sort | xargs sha256sum |
+// treeHash is the SHA-256 of the sha256sum(1) listing of files, as a shell computes it
+// over a generated directory: `find . -type f | LC_ALL=C sort | xargs sha256sum |
 // sha256sum` (one line "<hex of the content>  ./<name>" per file, sorted by name).
+// With -pinned-dump, it writes the files into <dir>/<name>.
 func treeHash(name string, files []File) string {
 	if *pinnedDump != "" {
 		for _, f := range files {
@@ -62,8 +62,8 @@ func emitAt(t *testing.T, reg *model.Registry, pkg, imp string) []File {
 }
 
 // TestOutputPinned pins the bytes of whole generated trees, computed with the emitter
-// of commit 4b066b2 (before the emitter wrote its files as text rather than through
-// jen and go/format): any change to what Emit writes changes a hash. When the output
+// of commit 4b066b2 (before it wrote its files as text rather than through jen and
+// go/format): any change to what Emit writes changes a hash. When the output
 // is meant to change, review the diff of the generated files and update the hash.
 //
 //   - synth1k: the 1,000-URN synthetic registry, as the shell gives it:
@@ -73,6 +73,8 @@ func emitAt(t *testing.T, reg *model.Registry, pkg, imp string) []File {
 //     hostile text, near-collision keys), one hash over their hashes.
 //   - testdata: every registry of testdata that loads cleanly (the set
 //     TestEveryTestdataRegistryBuilds builds), one hash over their hashes.
+//
+// With -short only synth1k runs.
 func TestOutputPinned(t *testing.T) {
 	t.Parallel()
 	t.Run("synth1k", func(t *testing.T) {
@@ -87,6 +89,9 @@ func TestOutputPinned(t *testing.T) {
 		}
 	})
 	t.Run("random", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("skipped with -short: emits 40 registries")
+		}
 		t.Parallel()
 		all := sha256.New()
 		for seed := uint64(1); seed <= 40; seed++ {
@@ -103,6 +108,9 @@ func TestOutputPinned(t *testing.T) {
 		}
 	})
 	t.Run("testdata", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("skipped with -short: emits every testdata registry")
+		}
 		t.Parallel()
 		var paths []string
 		for _, glob := range []string{"../../../testdata/registry/good/*.yaml", "../../../testdata/rules/*/clean.yaml",
@@ -128,4 +136,29 @@ func TestOutputPinned(t *testing.T) {
 			t.Errorf("hash %s over %d registries, want %s", got, n, want)
 		}
 	})
+}
+
+// TestEmitAllocates bounds the allocations of Emit on the 100-URN synthetic registry
+// at 1.5× what the text emitter makes (95,000, on 1 to 8 CPUs; a third of them the
+// runtime file, which still goes through go/format). The emitter that built jen trees
+// and ran go/format on every file made 451,000: a change that brings back work of that
+// order per declaration fails here before it shows in the benchmarks.
+func TestEmitAllocates(t *testing.T) {
+	reg, diags, err := registry.LoadFiles(context.Background(), synth.Files(synth.Options{Messages: 100}))
+	if err != nil || reg == nil || diags.HasErrors() {
+		t.Fatalf("synthetic registry does not load (err %v): %v", err, diags)
+	}
+	names, colls := gonames.Plan(reg, reg.GoPackage)
+	if len(colls) > 0 {
+		t.Fatalf("collisions: %+v", colls)
+	}
+	allocs := testing.AllocsPerRun(2, func() {
+		if _, err := Emit(reg, names, Options{ImportPath: "example.com/gen"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("%.0f allocations per Emit", allocs)
+	if allocs > 145_000 {
+		t.Errorf("Emit allocates %.0f times, want at most 145,000", allocs)
+	}
 }
