@@ -528,7 +528,7 @@ func (g *gen) structType(name string, s *model.Schema, m *model.Message, doc []s
 	g.logMethods(name, s, desc)
 }
 
-// structTag is the struct tag `json:"<v>"` as jen writes it: a raw string literal
+// structTag is the struct tag `json:"<v>"` as jennifer wrote it: a raw string literal
 // when it can be one, else an interpreted one.
 func structTag(v string) string {
 	t := "json:" + strconv.Quote(v)
@@ -600,11 +600,10 @@ func docLines(lines []string, extra ...string) []string {
 
 // docComment returns text as the lines of a Go doc comment, each starting with `//`,
 // in the canonical form gofmt gives a doc comment (go/doc/comment, and go/printer's
-// formatDocComment for the markers): gofmt rewrites a top-level doc comment's text (a
-// lone capitalised line between paragraphs becomes a `# heading`, indented lines a
-// code block), but only when the comment is written at column 1, which jen's raw
-// output is not; without this, a registry description could make a generated file
-// that gofmt changes. Every line carries its own `//` marker, so no registry text
+// formatDocComment for the markers): gofmt rewrites a doc comment's text (a lone
+// capitalised line between paragraphs becomes a `# heading`, indented lines a code
+// block); without this, a registry description could make a generated file that gofmt
+// changes. Every line carries its own `//` marker, so no registry text
 // can end the comment, and goes through directiveSafe, so that none is a directive:
 // the text "//go:generate x" comes out as "// //go:generate x", "+build ignore" as
 // "// `+build` ignore".
