@@ -45,17 +45,53 @@ func BenchmarkLoadCheck(b *testing.B) {
 	}
 }
 
-// BenchmarkGenerateGo is gonames.Plan + golang.Emit (rendering and gofmt included).
+// reportCPU starts measuring the process's CPU time; the function it returns reports
+// it per operation as cpu-ns/op (user + system, all goroutines: the number to compare
+// on a shared machine, where ns/op is wall time and depends on the load). Defer it
+// after the set-up, before the loop.
+func reportCPU(b *testing.B) func() {
+	start, ok := cpuTime()
+	return func() {
+		if end, ok2 := cpuTime(); ok && ok2 && b.N > 0 {
+			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+// BenchmarkGenerateGo is gonames.Plan + golang.Emit (every file written in its final,
+// gofmt'd form), with its CPU time per operation (cpu-ns/op).
 func BenchmarkGenerateGo(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			reg := load(b, Files(Options{Messages: n}))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				names, colls := gonames.Plan(reg, "events")
 				if len(colls) > 0 {
 					b.Fatal(colls)
 				}
+				if _, err := golang.Emit(reg, names, golang.Options{ImportPath: "example.com/bench/events"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkEmitGo is golang.Emit alone, on names planned once (BenchmarkGenerateGo
+// less gonames.Plan), with its CPU time per operation (cpu-ns/op).
+func BenchmarkEmitGo(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			reg := load(b, Files(Options{Messages: n}))
+			names, colls := gonames.Plan(reg, "events")
+			if len(colls) > 0 {
+				b.Fatal(colls)
+			}
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
 				if _, err := golang.Emit(reg, names, golang.Options{ImportPath: "example.com/bench/events"}); err != nil {
 					b.Fatal(err)
 				}

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -54,26 +52,26 @@ func (g *gen) declIdent(s *model.Schema) gonames.Ident {
 }
 
 // baseType is the Go type of a non-null value of s.
-func (g *gen) baseType(s *model.Schema, raw bool) *jen.Statement {
+func (g *gen) baseType(s *model.Schema, raw bool) string {
 	if n := g.declName(s, raw); n != "" {
 		return g.ref(g.declIdent(s))
 	}
 	switch s.Kind {
 	case model.String:
-		return jen.String()
+		return "string"
 	case model.Integer:
 		if s.IntFormat == "int32" {
-			return jen.Int32()
+			return "int32"
 		}
-		return jen.Int64()
+		return "int64"
 	case model.Number:
-		return jen.Float64()
+		return "float64"
 	case model.Boolean:
-		return jen.Bool()
+		return "bool"
 	case model.Array:
-		return jen.Index().Add(g.valueType(s.Items))
+		return "[]" + g.valueType(s.Items)
 	case model.Map:
-		return jen.Map(jen.String()).Add(g.valueType(s.Values))
+		return "map[string]" + g.valueType(s.Values)
 	case model.Money:
 		return g.rt("Money")
 	case model.Timestamp:
@@ -82,13 +80,13 @@ func (g *gen) baseType(s *model.Schema, raw bool) *jen.Statement {
 		return g.rt("UUID")
 	}
 	g.failf("schema kind %q has no Go type", s.Kind)
-	return jen.Any()
+	return "any"
 }
 
 // valueType is the Go type of a value of s, Nullable[…] when it may be null.
-func (g *gen) valueType(s *model.Schema) *jen.Statement {
+func (g *gen) valueType(s *model.Schema) string {
 	if nullable(s) {
-		return g.rt("Nullable").Types(g.baseType(s, false))
+		return g.rt("Nullable") + "[" + g.baseType(s, false) + "]"
 	}
 	return g.baseType(s, false)
 }
@@ -107,22 +105,22 @@ func isCollection(s *model.Schema) bool {
 }
 
 // fieldType is the Go type of a struct field (docs/generated-code.md, presence table).
-func (g *gen) fieldType(p *model.Property) *jen.Statement {
+func (g *gen) fieldType(p *model.Property) string {
 	if g.indirect[p] {
-		return jen.Op("*").Add(g.baseType(p.Schema, false)) // nil is null (FPtr)
+		return "*" + g.baseType(p.Schema, false) // nil is null (FPtr)
 	}
 	t := g.valueType(p.Schema)
 	if p.Required || isCollection(p.Schema) {
 		return t
 	}
-	return jen.Op("*").Add(t)
+	return "*" + t
 }
 
 // ---- descriptors ----
 
 // Descriptors are data, not code: they are written as text by descText below, in the
-// exact form go/format gives them, and appended to each file after jen has rendered
-// (and gofmt'd) its code. Formatting them through go/format took more than half of
+// exact form go/format gives them, and appended to each file after its other
+// declarations (text.go). Formatting them through go/format took more than half of
 // Emit's time (go/printer measures every element of a multi-line composite literal
 // by printing it twice); TestOutputIsGofmtStable holds every emitted file to
 // format.Source(out) == out.

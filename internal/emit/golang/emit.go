@@ -6,7 +6,8 @@
 //
 // Emit is a pure function of the model and the names planned by gonames.Plan: every
 // Go identifier it writes, and the package it lives in, comes from gonames; every
-// file is gofmt'd, and the output is byte-identical across runs.
+// file is written in gofmt's form (text.go), and the output is byte-identical across
+// runs.
 package golang
 
 import (
@@ -24,8 +25,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/dave/jennifer/jen"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
@@ -119,7 +118,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	g.computeChecks()
 	g.findIndirect()
 	defer func() {
-		// Rendering bugs surface as panics inside jen; never crash the caller.
+		// A bug of the emitter that panics must not crash the caller.
 		if r := recover(); r != nil {
 			files, err = nil, fmt.Errorf("golang: %v", r)
 		}
@@ -135,8 +134,8 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		return nil, err
 	}
 
-	// Building (jen) and rendering (go/format) the context files dominate Emit: they
-	// are built and rendered by GOMAXPROCS workers, each with its own copy of g
+	// Writing the context files dominates Emit: they are written by GOMAXPROCS
+	// workers, each with its own copy of g
 	// (gen.fork: the file being built, its tables and inline types, its pii.Index),
 	// each file into its own slot, so the output does not depend on the schedule.
 	// The root files are built here first, with g; what the workers share of g
@@ -157,11 +156,9 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 
 	files[first].Name = runtimeFile
 	files[first].Content, errs[first] = runtimeSource(names.Root.Name, opts.ImportPath)
-	tf := g.newFile(names.Root)
-	g.tables = nil
-	g.typesFile(tf)
-	files[first+1].Name = typesFile
-	tTables := g.tables
+	g.startFile(names.Root)
+	g.typesFile()
+	files[first+1] = File{Name: typesFile, Content: g.finishFile()}
 	g.holdsPII(nil) // the fixpoint over the named types, before the workers read it
 	if errs[first] != nil {
 		return nil, errs[first]
@@ -190,7 +187,6 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			wg.Wait()
 		}
 	}()
-	jobs <- renderJob{idx: first + 1, run: func(*gen) ([]byte, error) { return render(tf, typesFile, tTables) }}
 	for i, pkg := range ctxs {
 		name := pkg.Dir + "/" + pkg.Name + ".go"
 		msgs := byCtx[pkg]
@@ -198,23 +194,22 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		idx := first + 2 + i
 		files[idx].Name = name
 		jobs <- renderJob{idx: idx, run: func(w *gen) (out []byte, err error) {
-			// Rendering bugs surface as panics inside jen: an error, not a crash of
-			// the worker's goroutine.
+			// A bug that panics: an error, not a crash of the worker's goroutine.
 			defer func() {
 				if r := recover(); r != nil {
 					out, err = nil, fmt.Errorf("golang: %v", r)
 				}
 			}()
-			f := w.newFile(pkg)
-			w.tables, w.err = nil, nil
-			w.contextDoc(f, pkg, msgs)
+			w.err = nil
+			w.startFile(pkg)
+			w.contextDoc(pkg, msgs)
 			for _, m := range msgs {
-				w.message(f, m)
+				w.message(m)
 			}
 			if w.err != nil {
 				return nil, w.err
 			}
-			return render(f, name, w.tables)
+			return w.finishFile(), nil
 		}}
 	}
 	close(jobs)
@@ -233,113 +228,11 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	return files, nil
 }
 
-// renderJob builds and renders the file at index idx of Emit's result, with the
+// renderJob writes the file at index idx of Emit's result, with the
 // worker's copy of the generator.
 type renderJob struct {
 	idx int
 	run func(w *gen) ([]byte, error)
-}
-
-// newFile starts a file of pkg, importing the root package and bqrt under their
-// own names (jennifer never guesses or numbers an alias for them).
-func (g *gen) newFile(pkg *gonames.Package) *jen.File {
-	f := jen.NewFilePathName(importPath(g.root, pkg.Dir), pkg.Name)
-	f.HeaderComment(Header)
-	f.ImportName(g.root, g.names.Root.Name)
-	f.ImportName(g.bqrt, "bqrt")
-	g.pkg = pkg
-	return f
-}
-
-// render renders f (jen runs go/format on it) and appends tables, the file's
-// descriptor declarations, already in gofmt's form (descDecl). It runs on a worker
-// goroutine: rendering bugs surface as panics inside jen, which become errors here.
-func render(f *jen.File, name string, tables []byte) (out []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("golang: %v", r)
-		}
-	}()
-	// jen writes the formatted file with a single Write: keep that slice rather than
-	// copying it into a growing buffer (unless it has much spare capacity, which the
-	// result would hold on to until the files are written).
-	var w sliceWriter
-	if err := f.Render(&w); err != nil {
-		// jen appends the whole unformatted file to a formatting error: keep the
-		// error itself (line:column and what go/format said).
-		msg, _, _ := strings.Cut(err.Error(), " while formatting source:")
-		return nil, fmt.Errorf("golang: rendering %s: %s", name, msg)
-	}
-	return append(groupImports(w.b), tables...), nil
-}
-
-// groupImports puts the standard library's imports of a gofmt'd file first and the
-// others after a blank line, as goimports groups them (jen writes one sorted block).
-// Each group stays sorted, so the file stays in gofmt's form. A file whose imports are
-// all of one kind, or that has no parenthesized import block, is returned as is.
-func groupImports(src []byte) []byte {
-	start := bytes.Index(src, []byte("\nimport (\n"))
-	if start < 0 {
-		return src
-	}
-	body := start + len("\nimport (\n")
-	end := bytes.Index(src[body:], []byte("\n)\n"))
-	if end < 0 {
-		return src
-	}
-	lines := bytes.SplitAfter(src[body:body+end+1], []byte("\n"))
-	lines = lines[:len(lines)-1] // SplitAfter's empty tail after the last newline
-	var std, other [][]byte
-	for _, l := range lines {
-		if len(bytes.TrimSpace(l)) == 0 {
-			return src // already grouped
-		}
-		if isStdImport(l) {
-			std = append(std, l)
-		} else {
-			other = append(other, l)
-		}
-	}
-	if len(std) == 0 || len(other) == 0 {
-		return src
-	}
-	out := make([]byte, 0, len(src)+1)
-	out = append(out, src[:body]...)
-	out = append(out, bytes.Join(std, nil)...)
-	out = append(out, '\n')
-	out = append(out, bytes.Join(other, nil)...)
-	return append(out, src[body+end+1:]...)
-}
-
-// isStdImport reports whether an import line (`\t"path"` or `\tname "path"`) names a
-// standard library package: one whose first path element has no dot, as the go tool
-// and goimports tell them apart.
-func isStdImport(line []byte) bool {
-	q := bytes.IndexByte(line, '"')
-	if q < 0 {
-		return false
-	}
-	path := line[q+1:]
-	if e := bytes.IndexByte(path, '"'); e >= 0 {
-		path = path[:e]
-	}
-	first, _, _ := bytes.Cut(path, []byte("/"))
-	return !bytes.Contains(first, []byte("."))
-}
-
-// sliceWriter keeps what is written to it, without copying the first write.
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) {
-	switch {
-	case w.b == nil && cap(p)-len(p) <= len(p)/8:
-		w.b = p
-	case w.b == nil:
-		w.b = bytes.Clone(p)
-	default:
-		w.b = append(w.b, p...)
-	}
-	return len(p), nil
 }
 
 // bqrtSources returns the files of the runtime's machinery, internal/bqrt/<name>:

@@ -510,23 +510,6 @@ func TestRegistryTextStaysInComments(t *testing.T) {
 	}
 }
 
-// TestRenderErrorIsShort checks that a file go/format rejects gives an error with its
-// line and column, not the whole unformatted source that jen appends.
-func TestRenderErrorIsShort(t *testing.T) {
-	t.Parallel()
-	g := newGen(&model.Registry{}, plan(t, &model.Registry{}), "example.com/gen/events")
-	f := g.newFile(g.names.Root)
-	f.Comment("/* unterminated")
-	f.Var().Id("x").Op("=").Lit(1)
-	_, err := render(f, "bad.go", nil)
-	if err == nil {
-		t.Fatal("no error for an unterminated comment")
-	}
-	if got := err.Error(); !strings.HasPrefix(got, "golang: rendering bad.go: Error ") || strings.Contains(got, "package events") || strings.Contains(got, "\n") {
-		t.Errorf("error %q: want one line with the position, without the source", got)
-	}
-}
-
 // TestEveryTestdataRegistryBuilds generates the packages of every registry in
 // testdata that loads without errors (testdata/registry/good, the clean twins of
 // testdata/rules, testdata/hostile, examples/registry.yaml), each into a module of its

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/dave/jennifer/jen"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/gonames"
@@ -41,8 +41,13 @@ type gen struct {
 	// piiIndex answers which values of each message a Cipher protects (made on
 	// first use).
 	piiIndex *pii.Index
+	// out is the file being written (text.go).
+	out *textFile
+	// fieldDocs memoises the doc comment lines (docLines) of field descriptions and
+	// deprecations, which repeat across the messages of a registry.
+	fieldDocs map[string][]string
 	// tables collects the descriptor declarations of the file being built, as text
-	// (descDecl); Emit appends them to the file's rendered code.
+	// (descDecl); they follow the file's other declarations.
 	tables []byte
 	err    error
 }
@@ -64,7 +69,7 @@ func newGen(reg *model.Registry, names *gonames.Names, root string) *gen {
 // answers, so it is not safe for concurrent use).
 func (g *gen) fork() *gen {
 	w := *g
-	w.pkg, w.tables, w.err, w.piiIndex = nil, nil, nil, nil
+	w.pkg, w.out, w.tables, w.err, w.piiIndex, w.fieldDocs = nil, nil, nil, nil, nil, nil
 	w.declared = make(map[string]bool, len(g.declared))
 	for k := range g.declared {
 		w.declared[k] = true
@@ -81,16 +86,35 @@ func (g *gen) rtName(name string) string {
 	return g.names.Root.Name + "." + name
 }
 
-// rt is the runtime identifier name of the root package (Money, Message, …).
-func (g *gen) rt(name string) *jen.Statement { return jen.Qual(g.root, name) }
+// startFile starts the file of pkg as g.out, importing the root package and bqrt
+// under their own names (never an alias), with no descriptor declarations yet
+// (g.tables). The buffers of the file g wrote before are reused.
+func (g *gen) startFile(pkg *gonames.Package) {
+	g.pkg = pkg
+	if g.out == nil {
+		g.out = &textFile{hints: map[string]string{g.root: g.names.Root.Name, g.bqrt: "bqrt"}, imports: map[string]importDef{}}
+	}
+	f := g.out
+	f.path, f.name, f.doc, f.body = importPath(g.root, pkg.Dir), pkg.Name, nil, f.body[:0]
+	clear(f.imports)
+	g.tables = g.tables[:0]
+}
+
+// finishFile returns the content of the file written since startFile (textFile.bytes),
+// in a slice of its own.
+func (g *gen) finishFile() []byte { return g.out.bytes(g.tables) }
+
+// rt is the runtime identifier name of the root package (Money, Message, …), as the
+// file being written refers to it.
+func (g *gen) rt(name string) string { return g.out.qual(g.root, name) }
 
 // bq is the identifier name of the runtime's machinery (bqrt.Validate, …).
-func (g *gen) bq(name string) *jen.Statement { return jen.Qual(g.bqrt, name) }
+func (g *gen) bq(name string) string { return g.out.qual(g.bqrt, name) }
 
 // ref is a package-level identifier planned by gonames: qualified when it lives in
-// another package than the file being built.
-func (g *gen) ref(id gonames.Ident) *jen.Statement {
-	return jen.Qual(importPath(g.root, id.Pkg.Dir), id.Name)
+// another package than the file being written.
+func (g *gen) ref(id gonames.Ident) string {
+	return g.out.qual(importPath(g.root, id.Pkg.Dir), id.Name)
 }
 
 func (g *gen) failf(format string, args ...any) {
@@ -217,7 +241,7 @@ func (g *gen) hasChecks(s *model.Schema, raw bool) bool {
 
 // patternVars declares the compiled patterns of the file's package (patternN): each
 // pattern its schemas use, compiled once, at package initialisation.
-func (g *gen) patternVars(f *jen.File) {
+func (g *gen) patternVars() {
 	m := g.names.Patterns[g.pkg]
 	pats := make([]string, 0, len(m))
 	for p := range m {
@@ -227,24 +251,24 @@ func (g *gen) patternVars(f *jen.File) {
 	if len(pats) == 0 {
 		return
 	}
-	defs := make([]jen.Code, len(pats))
-	for i, p := range pats {
+	bl := &g.out.blk
+	for _, p := range pats {
 		re2, _ := ecmare.Translate(p) // check has translated every pattern
-		defs[i] = jen.Id(m[p]).Op("=").Qual(g.bqrt, "Pattern").Call(jen.Lit(p), jen.Lit(re2))
+		bl.spec(m[p], "", g.bq("Pattern")+"("+strconv.Quote(p)+", "+strconv.Quote(re2)+")")
 	}
-	f.Comment("The patterns of this package's schemas (ECMA-262 as the registry writes them, and their RE2")
-	f.Comment("translation), compiled once.")
-	f.Var().Defs(defs...)
+	g.out.decl("// The patterns of this package's schemas (ECMA-262 as the registry writes them, and their RE2",
+		"// translation), compiled once.")
+	g.out.group("var", bl)
 }
 
-// typesFile fills types.go of the root package: its compiled patterns, the named
-// types' descriptors and the named types with the types declared inside them.
-func (g *gen) typesFile(f *jen.File) {
-	g.patternVars(f)
+// typesFile writes types.go of the root package (g.out): its compiled patterns, the
+// named types' descriptors and the named types with the types declared inside them.
+func (g *gen) typesFile() {
+	g.patternVars()
 	if len(g.reg.Types) > 0 {
-		f.Comment("init hands the named types' descriptors to the runtime, before any context")
-		f.Comment("package (they all import this one) can use them.")
-		f.Func().Id("init").Params().Block(g.bq("NamedTypes").Op("=").Id("namedTypeDescs").Index(jen.Empty(), jen.Empty()))
+		g.out.decl("// init hands the named types' descriptors to the runtime, before any context",
+			"// package (they all import this one) can use them.")
+		g.out.write("func init() {\n\t", g.bq("NamedTypes"), " = namedTypeDescs[:]\n}\n")
 		b := append(g.tables, "\n// namedTypeDescs describe the registry's named types (bqrt.NamedTypes).\nvar namedTypeDescs = [...]bqrt.Desc{"...)
 		for i, t := range g.reg.Types {
 			b = append(b, "\n\t// "...)
@@ -270,38 +294,37 @@ func (g *gen) typesFile(f *jen.File) {
 			doc = append(doc, "", "Constraints: "+c+".")
 		}
 		doc = append(doc, deprecated(s.Deprecation)...)
-		desc := jen.Op("&").Id("namedTypeDescs").Index(jen.Lit(g.namedIndex[t]))
+		desc := "&namedTypeDescs[" + strconv.Itoa(g.namedIndex[t]) + "]"
 		switch {
 		case g.names.Inline[s].Name == name && s.Kind == model.Object:
-			g.structType(f, name, s, nil, doc, desc, true)
+			g.structType(name, s, nil, doc, desc, true)
 		case g.names.Inline[s].Name == name:
-			g.enumType(f, name, s, doc, desc, true)
+			g.enumType(name, s, doc, desc, true)
 		default:
-			g.namedScalar(f, name, s, doc, desc)
+			g.namedScalar(name, s, doc, desc)
 		}
-		g.innerTypes(f, s, "type "+t.Name)
+		g.innerTypes(s, "type "+t.Name)
 	}
 }
 
 // contextDoc writes the package documentation and the compiled patterns of the
-// context package pkg, which holds msgs.
-func (g *gen) contextDoc(f *jen.File, pkg *gonames.Package, msgs []*model.Message) {
+// context package pkg (g.out), which holds msgs.
+func (g *gen) contextDoc(pkg *gonames.Package, msgs []*model.Message) {
 	r := g.names.Root.Name
-	doc := []string{"Package " + pkg.Name + " holds the BabelQueue messages of the bounded context " + pkg.Context,
-		"(urn:babel:" + pkg.Context + ":*), generated by bqgen: one data type per URN, with its URN",
-		"constant. Produce and consume them with the runtime package " + r + ": " + r + ".New,",
-		r + ".Publish, " + r + ".Decode and " + r + ".Handle."}
-	for _, l := range doc {
-		f.PackageComment(l)
-	}
-	defs := make([]jen.Code, len(msgs))
-	for i, m := range msgs {
+	// gofmt rewrites a package's doc comment into its canonical form: docComment.
+	g.out.doc = docComment("Package " + pkg.Name + " holds the BabelQueue messages of the bounded context " + pkg.Context + "\n" +
+		"(urn:babel:" + pkg.Context + ":*), generated by bqgen: one data type per URN, with its URN\n" +
+		"constant. Produce and consume them with the runtime package " + r + ": " + r + ".New,\n" +
+		r + ".Publish, " + r + ".Decode and " + r + ".Handle.\n")
+	bl := &g.out.blk
+	for _, m := range msgs {
 		ids := gonames.MessageIdentsOf(g.names.Messages[m].Name)
-		defs[i] = comment(trimBlank(deprecated(m.Deprecation))).Id(ids.URN).Op("=").Lit(m.URN)
+		bl.comment(g.fieldDoc(trimBlank(deprecated(m.Deprecation))))
+		bl.spec(ids.URN, "", strconv.Quote(m.URN))
 	}
-	f.Comment("The URNs of this package's messages: XURN is the URN of X.")
-	f.Const().Defs(defs...)
-	g.patternVars(f)
+	g.out.decl("// The URNs of this package's messages: XURN is the URN of X.")
+	g.out.group("const", bl)
+	g.patternVars()
 }
 
 func patIndex(v string) int {
@@ -309,38 +332,59 @@ func patIndex(v string) int {
 	return n
 }
 
-// innerTypes declares the inline objects and enums below s (not s itself).
-func (g *gen) innerTypes(f *jen.File, s *model.Schema, owner string) {
-	model.Walk(s, "$", func(p string, sub *model.Schema) {
-		if sub == s {
+// innerTypes declares the inline objects and enums below s (not s itself), in the
+// order of model.Walk; the path of each (as Walk writes it) is built only for the
+// schemas that are declared.
+func (g *gen) innerTypes(s *model.Schema, owner string) {
+	var walk func(sub *model.Schema, path []byte)
+	walk = func(sub *model.Schema, path []byte) {
+		if sub == nil {
 			return
 		}
-		id := g.names.Inline[sub]
-		name := id.Name
-		if name == "" || g.declared[id.Pkg.Dir+"."+name] {
-			return
+		if sub != s {
+			g.innerType(sub, path, owner)
 		}
-		g.declared[id.Pkg.Dir+"."+name] = true
-		doc := []string{fmt.Sprintf("%s is the value at %s of %s.", name, p, owner)}
-		doc = append(doc, para(sub.Description)...)
-		var desc *jen.Statement // only the PII methods (logMethods) refer to it
-		if g.ownDesc(sub) {
-			g.tables = g.descDecl(g.tables, descVar(name), sub)
-			desc = jen.Op("&").Id(descVar(name))
+		for _, p := range sub.Properties {
+			walk(p.Schema, append(append(path, '.'), p.Name...))
 		}
-		if sub.Kind == model.Object {
-			g.structType(f, name, sub, nil, doc, desc, false)
-		} else {
-			g.enumType(f, name, sub, doc, desc, false)
+		if sub.Items != nil {
+			walk(sub.Items, append(path, "[*]"...))
 		}
-	})
+		if sub.Values != nil {
+			walk(sub.Values, append(path, ".*"...))
+		}
+	}
+	walk(s, append(make([]byte, 0, 128), '$'))
+}
+
+// innerType declares sub, at path p of owner, if it is an inline object or enum not
+// declared yet.
+func (g *gen) innerType(sub *model.Schema, p []byte, owner string) {
+	id := g.names.Inline[sub]
+	name := id.Name
+	if name == "" || g.declared[id.Pkg.Dir+"."+name] {
+		return
+	}
+	g.declared[id.Pkg.Dir+"."+name] = true
+	doc := []string{name + " is the value at " + string(p) + " of " + owner + "."}
+	doc = append(doc, para(sub.Description)...)
+	desc := "" // only the PII methods (logMethods) refer to it
+	if g.ownDesc(sub) {
+		g.tables = g.descDecl(g.tables, descVar(name), sub)
+		desc = "&" + descVar(name)
+	}
+	if sub.Kind == model.Object {
+		g.structType(name, sub, nil, doc, desc, false)
+	} else {
+		g.enumType(name, sub, doc, desc, false)
+	}
 }
 
 // message writes one message: its data type with its methods, its URN constant,
 // then the types declared inside it. Producing and consuming go through the
 // runtime's generic New, Publish, Decode and Handle, instantiated only where a
 // program uses them (docs/generated-code.md, "What each message costs").
-func (g *gen) message(f *jen.File, m *model.Message) {
+func (g *gen) message(m *model.Message) {
 	ids := gonames.MessageIdentsOf(g.names.Messages[m].Name)
 	name := ids.Type
 	kind := m.Kind
@@ -361,10 +405,9 @@ func (g *gen) message(f *jen.File, m *model.Message) {
 	doc = append(doc, para(m.Description)...)
 	doc = append(doc, dep...)
 	g.tables = g.descDecl(g.tables, descVar(name), m.Data)
-	desc := jen.Op("&").Id(descVar(name))
-	g.structType(f, name, m.Data, m, doc, desc, true)
+	g.structType(name, m.Data, m, doc, "&"+descVar(name), true)
 
-	g.innerTypes(f, m.Data, m.URN)
+	g.innerTypes(m.Data, m.URN)
 }
 
 // ---- declarations ----
@@ -395,22 +438,18 @@ func (g *gen) protected(m *model.Message) []string {
 }
 
 // commonMethods writes Validate, MarshalJSON and UnmarshalJSON of a declared type:
-// one-liners over the runtime's table-driven codec and the type's descriptor.
-func (g *gen) commonMethods(f *jen.File, name string, desc *jen.Statement) {
-	f.Comment("Validate reports every violation of the schema with its JSON path: " + g.rtName("ValidationErrors") + ".")
-	f.Func().Params(jen.Id("x").Id(name)).Id("Validate").Params().Error().Block(
-		jen.Return(g.bq("Validate").Call(jen.Op("&").Id("x"), desc.Clone())),
-	)
-	f.Comment("MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the")
-	f.Comment("schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:")
-	f.Comment("the error is then a " + g.rtName("ValidationErrors") + " (" + g.rtName("ErrInvalidData") + ") naming each such string.")
-	f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(g.bq("Marshal").Call(jen.Op("&").Id("x"), desc.Clone())),
-	)
-	f.Comment("UnmarshalJSON decodes b strictly and validates it; on error x is unchanged.")
-	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Return(g.bq("Unmarshal").Call(jen.Id("b"), jen.Id("x"), desc.Clone())),
-	)
+// one-liners over the runtime's table-driven codec and the type's descriptor desc
+// (an expression of type *bqrt.Desc).
+func (g *gen) commonMethods(name, desc string) {
+	f := g.out
+	f.decl("// Validate reports every violation of the schema with its JSON path: " + g.rtName("ValidationErrors") + ".")
+	f.write("func (x ", name, ") Validate() error {\n\treturn ", g.bq("Validate"), "(&x, ", desc, ")\n}\n")
+	f.decl("// MarshalJSON returns the compact JSON of x, keys in schema order. It does not validate the",
+		"// schema's constraints, but refuses a string that is not valid UTF-8 rather than repair it:",
+		"// the error is then a "+g.rtName("ValidationErrors")+" ("+g.rtName("ErrInvalidData")+") naming each such string.")
+	f.write("func (x ", name, ") MarshalJSON() ([]byte, error) {\n\treturn ", g.bq("Marshal"), "(&x, ", desc, ")\n}\n")
+	f.decl("// UnmarshalJSON decodes b strictly and validates it; on error x is unchanged.")
+	f.write("func (x *", name, ") UnmarshalJSON(b []byte) error {\n\treturn ", g.bq("Unmarshal"), "(b, x, ", desc, ")\n}\n")
 }
 
 // structType declares the struct of an object schema with its methods.
@@ -419,11 +458,12 @@ func (g *gen) commonMethods(f *jen.File, name string, desc *jen.Statement) {
 // declared inside them (withMethods false) are plain data, validated and encoded
 // through the value that holds them: every method costs build time in every
 // package, and there are several such types per message.
-func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Message, doc []string, desc *jen.Statement, withMethods bool) {
+func (g *gen) structType(name string, s *model.Schema, m *model.Message, doc []string, desc string, withMethods bool) {
 	if !s.AdditionalProperties {
 		doc = append(doc, "", "The object is closed: decoding rejects keys it does not declare.")
 	}
-	var fields []jen.Code
+	single := len(s.Properties) == 1
+	bl := &g.out.blk
 	for _, p := range s.Properties {
 		fname := g.names.Fields[p]
 		// The presence and constraints go on the field's line; the description, the
@@ -436,104 +476,146 @@ func (g *gen) structType(f *jen.File, name string, s *model.Schema, m *model.Mes
 			fdoc = append(fdoc, "", gdprText(p.Schema.GDPR))
 		}
 		fdoc = trimBlank(append(fdoc, deprecated(p.Schema.Deprecation)...))
-		st := comment(fdoc).Id(fname).Add(g.fieldType(p))
+		bl.comment(g.fieldDoc(fdoc))
+		typ := g.fieldType(p)
 		line := fieldConstraints(p)
+		tag := ""
 		if tagSafe(p.Name) {
-			tag := p.Name
+			tag = p.Name
 			if !p.Required {
 				tag += ",omitempty"
 			}
-			st.Tag(map[string]string{"json": tag})
+			tag = structTag(tag)
 		} else {
 			line = strconv.Quote(p.Name) + ": " + line
 		}
-		st.Comment(directiveSafe("// " + strings.TrimRight(sanitize(line), " \t")))
-		fields = append(fields, st)
+		bl.field(single, fname, typ, tag, directiveSafe("// "+strings.TrimRight(sanitize(line), " \t")))
 	}
-	f.Add(comment(doc).Type().Id(name).Struct(fields...))
+	g.out.decl(docLines(doc)...)
+	if bl.lines == 0 {
+		g.out.write("type ", name, " struct{}\n")
+	} else {
+		g.out.write("type ", name, " struct {\n")
+		g.out.body = alignBlock(g.out.body, bl)
+		g.out.write("}\n")
+	}
 	if m != nil {
 		ids := gonames.MessageIdentsOf(name)
 		paths := g.protected(m)
-		piiList := jen.Nil()
+		piiList := "nil"
 		if len(paths) > 0 {
-			piiList = jen.Id(piiVar(name))
+			piiList = piiVar(name)
 		}
-		f.Comment("BabelQueueMessage describes " + name + " to the runtime (" + g.rtName("MessageData") + ").")
-		f.Func().Params(jen.Op("*").Id(name)).Id("BabelQueueMessage").Params().
-			Params(jen.Id("urn"), jen.Id("queue").String(), jen.Id("desc").Op("*").Add(g.bq("Desc")), jen.Id("pii").Index().String()).Block(
-			jen.Return(jen.Id(ids.URN), jen.Lit(m.Queue), desc.Clone(), piiList))
+		g.out.decl("// BabelQueueMessage describes " + name + " to the runtime (" + g.rtName("MessageData") + ").")
+		g.out.write("func (*", name, ") BabelQueueMessage() (urn, queue string, desc *", g.bq("Desc"), ", pii []string) {\n\treturn ",
+			ids.URN, ", ", strconv.Quote(m.Queue), ", ", desc, ", ", piiList, "\n}\n")
 		if len(paths) > 0 {
-			lits := make([]jen.Code, len(paths))
+			g.out.decl("// "+piiVar(name)+" lists the x-gdpr-sensitive values of "+name+" that "+g.rtName("WithCipher")+" protects, as paths",
+				"// in the BabelQueue SDKs' syntax (`bqgen check --pii`).")
+			g.out.write("var ", piiVar(name), " = []string{")
 			for i, p := range paths {
-				lits[i] = jen.Lit(p)
+				if i > 0 {
+					g.out.write(", ")
+				}
+				g.out.body = strconv.AppendQuote(g.out.body, p)
 			}
-			f.Comment(piiVar(name) + " lists the x-gdpr-sensitive values of " + name + " that " + g.rtName("WithCipher") + " protects, as paths")
-			f.Comment("in the BabelQueue SDKs' syntax (`bqgen check --pii`).")
-			f.Var().Id(piiVar(name)).Op("=").Index().String().Values(lits...)
+			g.out.write("}\n")
 		}
 	}
 	if withMethods {
-		g.commonMethods(f, name, desc)
+		g.commonMethods(name, desc)
 	}
-	g.logMethods(f, name, s, desc)
+	g.logMethods(name, s, desc)
+}
+
+// structTag is the struct tag `json:"<v>"` as jennifer wrote it: a raw string literal
+// when it can be one, else an interpreted one.
+func structTag(v string) string {
+	t := "json:" + strconv.Quote(v)
+	if strconv.CanBackquote(t) {
+		return "`" + t + "`"
+	}
+	return strconv.Quote(t)
 }
 
 // enumType declares an enum type with its constants and methods.
-func (g *gen) enumType(f *jen.File, name string, s *model.Schema, doc []string, desc *jen.Statement, withMethods bool) {
-	f.Add(comment(doc).Type().Id(name).Add(g.baseType(s, true)))
+func (g *gen) enumType(name string, s *model.Schema, doc []string, desc string, withMethods bool) {
+	g.out.decl(docLines(doc)...)
+	g.out.write("type ", name, " ", g.baseType(s, true), "\n")
 	consts := g.names.EnumConsts[s]
-	var defs []jen.Code
+	bl := &g.out.blk
 	for i, v := range s.Enum {
-		lit := enumLit(v)
-		defs = append(defs, jen.Id(consts[i]).Id(name).Op("=").Id(lit))
+		bl.spec(consts[i], name, enumLit(v))
 	}
-	f.Comment("The values of " + name + ", one constant each.")
-	f.Const().Defs(defs...)
+	g.out.decl("// The values of " + name + ", one constant each.")
+	g.out.group("const", bl)
 	if withMethods {
-		g.commonMethods(f, name, desc)
+		g.commonMethods(name, desc)
 	}
-	g.logMethods(f, name, s, desc)
+	g.logMethods(name, s, desc)
 }
 
 // namedScalar declares a named type whose schema is not an object or an enum: a Go
 // defined type over the schema's Go type.
-func (g *gen) namedScalar(f *jen.File, name string, s *model.Schema, doc []string, desc *jen.Statement) {
-	f.Add(comment(doc).Type().Id(name).Add(g.baseType(s, true)))
-	g.commonMethods(f, name, desc)
-	g.logMethods(f, name, s, desc)
+func (g *gen) namedScalar(name string, s *model.Schema, doc []string, desc string) {
+	g.out.decl(docLines(doc)...)
+	g.out.write("type ", name, " ", g.baseType(s, true), "\n")
+	g.commonMethods(name, desc)
+	g.logMethods(name, s, desc)
 }
 
 // ---- docs ----
 
-// comment renders doc lines as // comments, each ending a line, ready to prefix a
-// declaration. Extra paragraphs are appended after a blank comment line.
-func comment(lines []string, extra ...string) *jen.Statement {
+// fieldDoc is docLines(lines), memoised (g.fieldDocs): for the doc comments of
+// fields and constants, whose texts repeat.
+func (g *gen) fieldDoc(lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	key := strings.Join(lines, "\n")
+	if d, ok := g.fieldDocs[key]; ok {
+		return d
+	}
+	if g.fieldDocs == nil {
+		g.fieldDocs = map[string][]string{}
+	}
+	d := docLines(lines)
+	g.fieldDocs[key] = d
+	return d
+}
+
+// docLines returns doc lines as the lines of a doc comment (docComment), each
+// starting with "//"; extra paragraphs are appended after a blank comment line.
+func docLines(lines []string, extra ...string) []string {
 	if len(lines)+len(extra) == 0 {
-		return jen.Null()
+		return nil
 	}
 	var text strings.Builder
 	for _, l := range append(append([]string(nil), lines...), extra...) {
 		text.WriteString(strings.TrimRight(sanitize(l), " \t"))
 		text.WriteByte('\n')
 	}
-	st := jen.Null()
-	for _, l := range docComment(text.String()) {
-		st.Comment(l).Line() // l starts with "//": jen writes it as it is
-	}
-	return st
+	return docComment(text.String())
 }
 
 // docComment returns text as the lines of a Go doc comment, each starting with `//`,
 // in the canonical form gofmt gives a doc comment (go/doc/comment, and go/printer's
-// formatDocComment for the markers): gofmt rewrites a top-level doc comment's text (a
-// lone capitalised line between paragraphs becomes a `# heading`, indented lines a
-// code block), but only when the comment is written at column 1, which jen's raw
-// output is not; without this, a registry description could make a generated file
-// that gofmt changes. Every line carries its own `//` marker, so no registry text
+// formatDocComment for the markers): gofmt rewrites a doc comment's text (a lone
+// capitalised line between paragraphs becomes a `# heading`, indented lines a code
+// block); without this, a registry description could make a generated file that gofmt
+// changes. Every line carries its own `//` marker, so no registry text
 // can end the comment, and goes through directiveSafe, so that none is a directive:
 // the text "//go:generate x" comes out as "// //go:generate x", "+build ignore" as
 // "// `+build` ignore".
 func docComment(text string) []string {
+	if lines, ok := plainDoc(text); ok {
+		return lines
+	}
+	return parsedDoc(text)
+}
+
+// parsedDoc is docComment through go/doc/comment's parser and printer.
+func parsedDoc(text string) []string {
 	var p doccomment.Parser
 	var pr doccomment.Printer
 	body := strings.TrimSuffix(string(pr.Comment(p.Parse(text))), "\n")
@@ -550,6 +632,46 @@ func docComment(text string) []string {
 		lines[i] = directiveSafe(lines[i])
 	}
 	return lines
+}
+
+// plainDoc is docComment for a text that go/doc/comment reads as plain paragraphs
+// and prints back unchanged, which most doc texts are, without parsing it: lines
+// separated by single blank lines, none blank at the start or the end, each starting
+// with a letter (so none is indented, a code block or list item, a `#` heading or a
+// link definition), no `[` (no doc link), and no paragraph of one line that ends in a
+// letter or digit (an implicit heading). ok is false for any other text.
+// TestPlainDocMatchesParser compares it with the parser's output.
+func plainDoc(text string) (lines []string, ok bool) {
+	body, found := strings.CutSuffix(text, "\n")
+	if !found || body == "" || strings.IndexByte(body, '[') >= 0 {
+		return nil, false
+	}
+	src := strings.Split(body, "\n")
+	for i, l := range src {
+		if l == "" {
+			if i == 0 || i == len(src)-1 || src[i-1] == "" {
+				return nil, false
+			}
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(l); !unicode.IsLetter(r) {
+			return nil, false
+		}
+		if (i == 0 || src[i-1] == "") && (i == len(src)-1 || src[i+1] == "") {
+			if r, _ := utf8.DecodeLastRuneInString(l); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return nil, false
+			}
+		}
+	}
+	lines = src
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = "//"
+		} else {
+			lines[i] = directiveSafe("// " + l)
+		}
+	}
+	return lines, true
 }
 
 // directiveWords are the starts of a comment's text, after the `//` and any blanks,
@@ -649,39 +771,46 @@ func fieldConstraints(p *model.Property) string {
 // constraints describes the constraints of a schema, with units.
 func constraints(s *model.Schema) string {
 	var parts []string
-	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	add := func(p ...string) { parts = append(parts, strings.Join(p, "")) }
+	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
 	if len(s.Enum) > 0 {
 		vals := make([]string, len(s.Enum))
 		for i, v := range s.Enum {
 			vals[i] = enumLit(v)
 		}
-		add("one of %s", strings.Join(vals, ", "))
+		add("one of ", strings.Join(vals, ", "))
 	}
 	switch s.Kind {
 	case model.Ref:
-		add("type %s", s.Ref)
+		add("type ", s.Ref)
 	case model.String:
 		switch {
 		case s.MinLength != nil && s.MaxLength != nil:
-			add("%d to %d code points", *s.MinLength, *s.MaxLength)
+			add(itoa(*s.MinLength), " to ", itoa(*s.MaxLength), " code points")
 		case s.MinLength != nil:
-			add("at least %d code points", *s.MinLength)
+			add("at least ", itoa(*s.MinLength), " code points")
 		case s.MaxLength != nil:
-			add("at most %d code points", *s.MaxLength)
+			add("at most ", itoa(*s.MaxLength), " code points")
 		}
 		if s.Pattern != "" {
-			add("pattern %s", "`"+strings.ReplaceAll(s.Pattern, "`", "\\x60")+"`")
+			add("pattern `", strings.ReplaceAll(s.Pattern, "`", "\\x60"), "`")
 		}
 		if s.Format != "" {
-			add("format %s", s.Format)
+			add("format ", s.Format)
 		}
 	case model.Integer:
 		if s.IntFormat == "int32" {
 			add("int32")
 		}
 		for _, b := range intBounds(s) {
-			word := map[[2]bool]string{{true, false}: "minimum", {true, true}: "exclusive minimum", {false, false}: "maximum", {false, true}: "exclusive maximum"}[[2]bool{b.isMin, b.excl}]
-			add("%s %d", word, b.v)
+			word := "maximum "
+			if b.isMin {
+				word = "minimum "
+			}
+			if b.excl {
+				word = "exclusive " + word
+			}
+			add(word, itoa(b.v))
 		}
 		if s.Encoding == "string" {
 			add("carried as a JSON string in canonical decimal form")
@@ -690,9 +819,9 @@ func constraints(s *model.Schema) string {
 		for _, b := range []struct {
 			w string
 			b *model.Bound
-		}{{"minimum", s.Minimum}, {"exclusive minimum", s.ExclusiveMinimum}, {"maximum", s.Maximum}, {"exclusive maximum", s.ExclusiveMaximum}} {
+		}{{"minimum ", s.Minimum}, {"exclusive minimum ", s.ExclusiveMinimum}, {"maximum ", s.Maximum}, {"exclusive maximum ", s.ExclusiveMaximum}} {
 			if b.b != nil {
-				add("%s %s", b.w, floatLit(b.b.Float()))
+				add(b.w, floatLit(b.b.Float()))
 			}
 		}
 	case model.Money:
@@ -704,24 +833,24 @@ func constraints(s *model.Schema) string {
 	case model.Array:
 		switch {
 		case s.MinItems != nil && s.MaxItems != nil:
-			add("%d to %d items", *s.MinItems, *s.MaxItems)
+			add(itoa(*s.MinItems), " to ", itoa(*s.MaxItems), " items")
 		case s.MinItems != nil:
-			add("at least %d items", *s.MinItems)
+			add("at least ", itoa(*s.MinItems), " items")
 		case s.MaxItems != nil:
-			add("at most %d items", *s.MaxItems)
+			add("at most ", itoa(*s.MaxItems), " items")
 		}
 		if s.UniqueItems {
 			add("unique items")
 		}
 		if s.Items != nil {
 			if c := constraints(s.Items); c != "" {
-				add("items: %s", c)
+				add("items: ", c)
 			}
 		}
 	case model.Map:
 		if s.Values != nil {
 			if c := constraints(s.Values); c != "" {
-				add("values: %s", c)
+				add("values: ", c)
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package golang
 
 import (
-	"github.com/dave/jennifer/jen"
-
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
@@ -59,16 +57,13 @@ func (g *gen) piiIn(s *model.Schema) bool {
 // logMethods writes LogValue and String of the declared type name described by desc
 // when its schema s can hold a sensitive value. Value receivers, so that T and *T
 // both log and print redacted (fmt's %v and %+v use String).
-func (g *gen) logMethods(f *jen.File, name string, s *model.Schema, desc *jen.Statement) {
+func (g *gen) logMethods(name string, s *model.Schema, desc string) {
 	if !g.holdsPII(s) {
 		return
 	}
-	f.Comment("LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted.")
-	f.Func().Params(jen.Id("x").Id(name)).Id("LogValue").Params().Qual("log/slog", "Value").Block(
-		jen.Return(g.bq("LogValue").Call(jen.Op("&").Id("x"), desc.Clone())),
-	)
-	f.Comment("String returns the JSON of x with every x-gdpr-sensitive value redacted, for fmt.")
-	f.Func().Params(jen.Id("x").Id(name)).Id("String").Params().String().Block(
-		jen.Return(g.bq("String").Call(jen.Op("&").Id("x"), desc.Clone())),
-	)
+	f := g.out
+	f.decl("// LogValue implements slog.LogValuer: x with every x-gdpr-sensitive value redacted.")
+	f.write("func (x ", name, ") LogValue() ", f.qual("log/slog", "Value"), " {\n\treturn ", g.bq("LogValue"), "(&x, ", desc, ")\n}\n")
+	f.decl("// String returns the JSON of x with every x-gdpr-sensitive value redacted, for fmt.")
+	f.write("func (x ", name, ") String() string {\n\treturn ", g.bq("String"), "(&x, ", desc, ")\n}\n")
 }
