@@ -11,7 +11,9 @@ package golang
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -59,6 +61,39 @@ type Options struct {
 	// ImportPath is the import path of the root package, the output directory
 	// (`example.com/svc/internal/events`); the context packages are below it.
 	ImportPath string
+	// Memo, when set, remembers which formatted file an unformatted one becomes, so
+	// that a file whose source did not change since an earlier run is not formatted
+	// again (go/format is most of Emit's time); nil formats every file. The output is
+	// the same either way: the memo hands back the bytes formatting gave before.
+	Memo FormatMemo
+}
+
+// FormatMemo remembers formatted files across runs (Options.Memo). key is the SHA-256
+// of everything the file's formatted content is a function of (MemoKey); name is the
+// file's name in Emit's result. It must be safe for concurrent use: Emit renders files
+// on several goroutines.
+type FormatMemo interface {
+	// Formatted returns the content of the file name formatted from the source whose
+	// key is key, exactly as an earlier Record was given it, or nil when it does not
+	// have it.
+	Formatted(name string, key [sha256.Size]byte) []byte
+	// Record notes that the source whose key is key formats to content, the file
+	// name's.
+	Record(name string, key [sha256.Size]byte, content []byte)
+}
+
+// MemoKey is the key of a FormatMemo entry: the SHA-256 of a file's unformatted
+// source (what jennifer renders with NoFormat) and the descriptor tables appended to
+// it after formatting, each with its length.
+func MemoKey(src, tables []byte) [sha256.Size]byte {
+	h := sha256.New()
+	var n [8]byte
+	for _, part := range [][]byte{src, tables} {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(part)))
+		h.Write(n[:])
+		h.Write(part)
+	}
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // Root file names.
@@ -190,7 +225,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			wg.Wait()
 		}
 	}()
-	jobs <- renderJob{idx: first + 1, run: func(*gen) ([]byte, error) { return render(tf, typesFile, tTables) }}
+	jobs <- renderJob{idx: first + 1, run: func(*gen) ([]byte, error) { return render(tf, typesFile, tTables, opts.Memo) }}
 	for i, pkg := range ctxs {
 		name := pkg.Dir + "/" + pkg.Name + ".go"
 		msgs := byCtx[pkg]
@@ -214,7 +249,7 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			if w.err != nil {
 				return nil, w.err
 			}
-			return render(f, name, w.tables)
+			return render(f, name, w.tables, opts.Memo)
 		}}
 	}
 	close(jobs)
@@ -254,23 +289,37 @@ func (g *gen) newFile(pkg *gonames.Package) *jen.File {
 // render renders f (jen runs go/format on it) and appends tables, the file's
 // descriptor declarations, already in gofmt's form (descDecl). It runs on a worker
 // goroutine: rendering bugs surface as panics inside jen, which become errors here.
-func render(f *jen.File, name string, tables []byte) (out []byte, err error) {
+func render(f *jen.File, name string, tables []byte, memo FormatMemo) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("golang: %v", r)
 		}
 	}()
-	// jen writes the formatted file with a single Write: keep that slice rather than
-	// copying it into a growing buffer (unless it has much spare capacity, which the
-	// result would hold on to until the files are written).
-	var w sliceWriter
-	if err := f.Render(&w); err != nil {
-		// jen appends the whole unformatted file to a formatting error: keep the
-		// error itself (line:column and what go/format said).
-		msg, _, _ := strings.Cut(err.Error(), " while formatting source:")
-		return nil, fmt.Errorf("golang: rendering %s: %s", name, msg)
+	// jen renders the file unformatted (NoFormat) with a single Write; it is
+	// formatted here, unless the memo knows what it formats to (Options.Memo).
+	f.NoFormat = true
+	var src bytes.Buffer
+	if err := f.Render(&src); err != nil {
+		return nil, fmt.Errorf("golang: rendering %s: %v", name, err)
 	}
-	return append(groupImports(w.b), tables...), nil
+	var key [sha256.Size]byte
+	if memo != nil {
+		key = MemoKey(src.Bytes(), tables)
+		if b := memo.Formatted(name, key); b != nil {
+			return b, nil
+		}
+	}
+	// format.Source is what jen runs when it formats; its error (line:column and
+	// what go/format said) is kept without the unformatted file jen would append.
+	formatted, err := format.Source(src.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("golang: rendering %s: Error %s", name, err)
+	}
+	out = append(groupImports(formatted), tables...)
+	if memo != nil {
+		memo.Record(name, key, out)
+	}
+	return out, nil
 }
 
 // groupImports puts the standard library's imports of a gofmt'd file first and the
@@ -325,21 +374,6 @@ func isStdImport(line []byte) bool {
 	}
 	first, _, _ := bytes.Cut(path, []byte("/"))
 	return !bytes.Contains(first, []byte("."))
-}
-
-// sliceWriter keeps what is written to it, without copying the first write.
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) {
-	switch {
-	case w.b == nil && cap(p)-len(p) <= len(p)/8:
-		w.b = p
-	case w.b == nil:
-		w.b = bytes.Clone(p)
-	default:
-		w.b = append(w.b, p...)
-	}
-	return len(p), nil
 }
 
 // bqrtSources returns the files of the runtime's machinery, internal/bqrt/<name>:

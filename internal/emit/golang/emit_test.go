@@ -518,7 +518,7 @@ func TestRenderErrorIsShort(t *testing.T) {
 	f := g.newFile(g.names.Root)
 	f.Comment("/* unterminated")
 	f.Var().Id("x").Op("=").Lit(1)
-	_, err := render(f, "bad.go", nil)
+	_, err := render(f, "bad.go", nil, nil)
 	if err == nil {
 		t.Fatal("no error for an unterminated comment")
 	}
