@@ -109,6 +109,18 @@ func (c *cached) asUncached(t *testing.T, out string, args ...string) (result, b
 	return got, replayed
 }
 
+// computedThenReplayed runs args twice (asUncached) and fails unless the first run
+// is computed and the second, identical one replayed.
+func (c *cached) computedThenReplayed(t *testing.T, out string, args ...string) {
+	t.Helper()
+	if _, replayed := c.asUncached(t, out, args...); replayed {
+		t.Fatalf("%v: the first run was replayed", args)
+	}
+	if _, replayed := c.asUncached(t, out, args...); !replayed {
+		t.Fatalf("%v: an identical run was not replayed", args)
+	}
+}
+
 // synthDir writes a synthetic registry of n URNs (internal/synth) into a new
 // directory and returns it.
 func synthDir(t *testing.T, n int, seed uint64) string {
@@ -299,16 +311,30 @@ func TestCacheCheck(t *testing.T) {
 	}
 }
 
+func TestCacheFixtures(t *testing.T) {
+	t.Parallel()
+	reg := synthDir(t, 20, 9)
+	out := filepath.Join(t.TempDir(), "fixtures")
+	args := []string{"fixtures", "-r", reg, "-o", out}
+	c := newCached(t, "exe")
+	c.computedThenReplayed(t, out, args...)
+	files, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	os.Remove(files[0])
+	if res, replayed := c.asUncached(t, out, append(args, "--check")...); replayed || res.code != ExitFindings {
+		t.Fatalf("--check after a deletion: replayed %v, %+v", replayed, res)
+	}
+}
+
 func TestCacheJSONSchema(t *testing.T) {
 	t.Parallel()
 	reg := synthDir(t, 40, 3)
 	out := filepath.Join(t.TempDir(), "schemas")
 	args := []string{"jsonschema", "-r", reg, "-o", out}
 	c := newCached(t, "exe")
-	c.asUncached(t, out, args...)
-	if _, replayed := c.asUncached(t, out, args...); !replayed {
-		t.Fatal("an identical jsonschema run was not replayed")
-	}
+	c.computedThenReplayed(t, out, args...)
 	if _, replayed := c.asUncached(t, out, append(args, "--draft", "7")...); replayed {
 		t.Fatal("--draft 7 was replayed")
 	}
