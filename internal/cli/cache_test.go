@@ -467,10 +467,10 @@ func TestCacheIncrementalIsFromScratch(t *testing.T) {
 		return []string{"generate", "-r", reg, "-o", out, "--import-path", "example.com/events", "--package", "events"}
 	}
 	replays := 0
-	for step := range 10 {
+	for step := range 12 {
 		name := names[rng.IntN(len(names))]
 		p := filepath.Join(reg, name)
-		switch rng.IntN(5) {
+		switch rng.IntN(7) {
 		case 0:
 			putFile(t, p, string(evolved[name]))
 		case 1:
@@ -480,6 +480,25 @@ func TestCacheIncrementalIsFromScratch(t *testing.T) {
 		case 3:
 			putFile(t, p, string(base[name]))
 		case 4: // no edit: a replay
+		case 5, 6:
+			// One bound of one field, or the last summary of the file: a change
+			// in the descriptor tables or at the end of a file's source only.
+			b, err := os.ReadFile(p)
+			if err != nil {
+				putFile(t, p, string(base[name]))
+				break
+			}
+			from, to := "maxLength: 500", "maxLength: 499"
+			if strings.Contains(string(b), to) {
+				from, to = to, from
+			}
+			text := string(b)
+			if i := strings.LastIndex(text, "summary: "); i >= 0 && rng.IntN(2) == 0 {
+				text = text[:i] + "summary: Last. " + text[i+len("summary: "):]
+			} else {
+				text = strings.Replace(text, from, to, 1)
+			}
+			putFile(t, p, text)
 		}
 		res, replayed := c.run(t, gen(out)...)
 		if replayed {
