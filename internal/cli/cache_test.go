@@ -442,7 +442,7 @@ func TestCacheConcurrentRuns(t *testing.T) {
 
 // The output of a run with the cache (whole-run entries and the format memo) after
 // random edits of a synthetic registry is byte for byte that of a run from scratch
-// without it.
+// without it (12 edits; 6 with -short).
 func TestCacheIncrementalIsFromScratch(t *testing.T) {
 	t.Parallel()
 	base := synth.Files(synth.Options{Messages: 60, Seed: 6})
@@ -466,8 +466,11 @@ func TestCacheIncrementalIsFromScratch(t *testing.T) {
 	gen := func(out string) []string {
 		return []string{"generate", "-r", reg, "-o", out, "--import-path", "example.com/events", "--package", "events"}
 	}
-	replays := 0
-	for step := range 12 {
+	replays, steps := 0, 12
+	if testing.Short() {
+		steps = 6
+	}
+	for step := range steps {
 		name := names[rng.IntN(len(names))]
 		p := filepath.Join(reg, name)
 		switch rng.IntN(7) {
@@ -604,4 +607,22 @@ func mustRead(t *testing.T, path string) *registry.Input {
 		t.Fatal(err)
 	}
 	return in
+}
+
+// A cache directory that cannot be created: every run is a normal one, printing
+// nothing more.
+func TestCacheUncreatable(t *testing.T) {
+	t.Parallel()
+	reg := synthDir(t, 20, 10)
+	file := filepath.Join(t.TempDir(), "file")
+	putFile(t, file, "not a directory")
+	c := withCache(filepath.Join(file, "cache"), "exe")
+	out := filepath.Join(t.TempDir(), "events")
+	for range 2 {
+		for _, args := range [][]string{{"check", "-r", reg, "--strict"}, {"generate", "-r", reg, "-o", out, "--import-path", "example.com/events"}} {
+			if _, replayed := c.asUncached(t, out, args...); replayed {
+				t.Fatalf("%v: replayed without a cache directory", args)
+			}
+		}
+	}
 }
