@@ -183,9 +183,10 @@ func writeRegistry(b *testing.B, dir string, n int, evolved bool) string {
 // run runs the bqgen binary bin with args and returns its wall time, CPU time
 // (user+system) and peak RSS in KiB. An exit code other than wantExit fails the
 // benchmark.
-func run(b *testing.B, bin string, wantExit int, args ...string) (wall, cpu time.Duration, peakKiB int64) {
+func run(b *testing.B, bin string, env []string, wantExit int, args ...string) (wall, cpu time.Duration, peakKiB int64) {
 	b.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Env = env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -224,6 +225,38 @@ type cliCase struct {
 	// metrics, when set, runs after the last run of this tree's binary and may report
 	// more metrics (the output's size).
 	metrics func(b *testing.B, p paths)
+	// cached runs this tree's binary with a build cache (BQGEN_CACHE in a directory
+	// beside the output) warmed before each run by a run of the same command, untimed,
+	// instead of prepare: the re-run of an unchanged input. Every other case runs
+	// with BQGEN_CACHE=off, so that it times the work itself. edit, when set, changes
+	// the registry after that warm-up (and is undone after the timed runs).
+	cached bool
+	edit   func(b *testing.B, p paths, undo bool)
+}
+
+// editSummary is a cliCase.edit: one message's summary in one file of the registry
+// (a directory: the first context's file; one file: its first summary) gains a
+// word, and loses it again on undo.
+func editSummary(b *testing.B, p paths, undo bool) {
+	file := p.reg
+	if fi, err := os.Stat(p.reg); err == nil && fi.IsDir() {
+		file = filepath.Join(p.reg, "orders.yaml")
+	}
+	old, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	from, to := "summary: Synthetic message number", "summary: Edited synthetic message number"
+	if undo {
+		from, to = to, from
+	}
+	edited := strings.Replace(string(old), from, to, 1)
+	if edited == string(old) {
+		b.Fatalf("%s: no %q to edit", file, from)
+	}
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // cliCases are the commands of BenchmarkCLI.
@@ -237,6 +270,13 @@ var cliCases = []cliCase{
 	// has breaking changes); diff-self: the registry against itself (issue 22's).
 	{name: "diff", exit: 1, args: func(p paths) []string { return []string{"diff", "-r", p.next, "--against", p.reg} }},
 	{name: "diff-self", args: func(p paths) []string { return []string{"diff", "-r", p.reg, "--against", p.reg} }},
+	// The build cache (docs/performance.md, "Build cache"): the same command again
+	// on an unchanged registry and output, and generate after one message's summary
+	// changed (one of the context files).
+	{name: "generate-rerun", cached: true, args: func(p paths) []string { return []string{"generate", "-r", p.reg, "-o", p.out} }},
+	{name: "generate-one-edit", cached: true, edit: editSummary, args: func(p paths) []string { return []string{"generate", "-r", p.reg, "-o", p.out} }},
+	{name: "jsonschema-rerun", cached: true, args: func(p paths) []string { return []string{"jsonschema", "-r", p.reg, "-o", p.out} }},
+	{name: "check-rerun", cached: true, args: func(p paths) []string { return []string{"check", "-r", p.reg} }},
 }
 
 // BenchmarkCLI times bqgen end to end, as a separate process on registries on disk,
@@ -311,17 +351,38 @@ func timeRuns(b *testing.B, c cliCase, p paths) {
 		}
 	}
 	args := c.args(p)
+	env := append(os.Environ(), "BQGEN_CACHE=off")
+	if c.cached {
+		env = append(os.Environ(), "BQGEN_CACHE="+filepath.Join(filepath.Dir(p.out), "cache"))
+		prepare = func(b *testing.B, p paths) {
+			if c.edit != nil {
+				c.edit(b, p, true) // back to the registry of the other cases
+			}
+			run(b, bin, env, c.exit, args...)
+			if c.edit != nil {
+				c.edit(b, p, false)
+			}
+		}
+		if c.edit != nil {
+			c.edit(b, p, false) // so that the first undo has an edit to undo
+		}
+		defer func() {
+			if c.edit != nil {
+				c.edit(b, p, true)
+			}
+		}()
+	}
 	var cpu, baseWall, baseCPU time.Duration
 	var peak, basePeak int64
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
 		prepare(b, p)
-		w, t, rss := run(b, base, c.exit, args...)
+		w, t, rss := run(b, base, env, c.exit, args...)
 		baseWall, baseCPU, basePeak = baseWall+w, baseCPU+t, max(basePeak, rss)
 		prepare(b, p)
 		b.StartTimer()
-		_, t, rss = run(b, bin, c.exit, args...)
+		_, t, rss = run(b, bin, env, c.exit, args...)
 		cpu += t
 		peak = max(peak, rss)
 	}

@@ -10,6 +10,7 @@ package registry
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -149,15 +150,48 @@ func linkInside(p, root string) error {
 // In a directory, a symbolic link to a file outside it is refused (ErrLinkOutside); a
 // file named by path itself may be a link.
 func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry, diags Diagnostics, err error) {
+	in, err := Read(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return LoadInput(ctx, in, opts...)
+}
+
+// Input is the content of a registry as Read found it: every file's name and bytes.
+// It is what Load reads before it parses anything; LoadInput loads it.
+type Input struct {
+	srcs   []source
+	isDir  bool
+	tooBig Diagnostics
+}
+
+// Key is the SHA-256 of everything that decides what LoadInput returns for in: each
+// file's name (as in positions) and bytes, in order, which files were too big to read
+// and what their size diagnostics say, and whether the registry was a directory. Two
+// inputs with the same key load alike (bqgen's build cache, docs/performance.md).
+func (in *Input) Key() [sha256.Size]byte {
+	h := sha256.New()
+	k := sourcesKey(in.srcs)
+	h.Write(k[:])
+	fmt.Fprintf(h, "dir=%t\n", in.isDir)
+	for _, d := range in.tooBig {
+		fmt.Fprintf(h, "%s\n%s\n", d.Pos.File, d.Message)
+	}
+	return [sha256.Size]byte(h.Sum(nil))
+}
+
+// Read reads the registry at path as Load does (the same files, checks and errors)
+// and returns its content without loading it.
+func Read(ctx context.Context, path string) (*Input, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("registry: %w", err)
+		return nil, fmt.Errorf("registry: %w", err)
 	}
 	var names []string
 	if fi.IsDir() {
 		root, err := filepath.EvalSymlinks(path)
 		if err != nil {
-			return nil, nil, fmt.Errorf("registry: %w", err)
+			return nil, fmt.Errorf("registry: %w", err)
 		}
 		err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -177,10 +211,10 @@ func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry
 			return nil
 		})
 		if err != nil {
-			return nil, nil, fmt.Errorf("registry: %w", err)
+			return nil, fmt.Errorf("registry: %w", err)
 		}
 		if len(names) == 0 {
-			return nil, nil, fmt.Errorf("registry: no *.yaml or *.yml files under %s", path)
+			return nil, fmt.Errorf("registry: no *.yaml or *.yml files under %s", path)
 		}
 		sort.Strings(names)
 	} else {
@@ -190,16 +224,16 @@ func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry
 	var tooBig Diagnostics
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		st, err := os.Stat(name)
 		if err != nil {
-			return nil, nil, fmt.Errorf("registry: %w", err)
+			return nil, fmt.Errorf("registry: %w", err)
 		}
 		if !st.Mode().IsRegular() {
 			// A FIFO or a device would block or never end: only regular files (or links
 			// to them) are registries.
-			return nil, nil, fmt.Errorf("registry: %s: not a regular file (%s)", name, st.Mode().Type())
+			return nil, fmt.Errorf("registry: %s: not a regular file (%s)", name, st.Mode().Type())
 		}
 		if st.Size() > MaxFileSize {
 			tooBig = append(tooBig, sizeDiag(name, st.Size()))
@@ -210,7 +244,7 @@ func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry
 		// that grows (a symbolic link to /dev/zero) says nothing.
 		b, err := readCapped(name)
 		if err != nil {
-			return nil, nil, fmt.Errorf("registry: %w", err)
+			return nil, fmt.Errorf("registry: %w", err)
 		}
 		if len(b) > MaxFileSize {
 			tooBig = append(tooBig, sizeDiag(name, -1))
@@ -219,8 +253,14 @@ func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry
 		}
 		srcs = append(srcs, source{name: name, data: b})
 	}
+	return &Input{srcs: srcs, isDir: fi.IsDir(), tooBig: tooBig}, nil
+}
+
+// LoadInput loads what Read read: Load is Read then LoadInput.
+func LoadInput(ctx context.Context, in *Input, opts ...Option) (reg *model.Registry, diags Diagnostics, err error) {
+	srcs, tooBig := in.srcs, in.tooBig
 	reg, diags, err = load(ctx, srcs, optionsOf(opts))
-	if fi.IsDir() {
+	if in.isDir {
 		diags = hintGeneratedAsyncAPI(srcs, diags)
 	}
 	if len(tooBig) > 0 {

@@ -10,13 +10,17 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/babelqueue/bqgen/internal/buildcache"
 	"github.com/babelqueue/bqgen/internal/cli"
 )
 
 func main() {
 	cli.TuneGC(os.LookupEnv)
 	ctx, stop := notifyContext()
-	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	// The build cache ($BQGEN_CACHE, else the user's cache directory; off disables it)
+	// is enabled here only: tests and library users of cli.Run never touch it.
+	r := cli.Runner{Cache: buildcache.Default(os.Getenv)}
+	code := r.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

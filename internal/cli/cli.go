@@ -21,6 +21,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/babelqueue/bqgen/internal/buildcache"
 	"github.com/babelqueue/bqgen/internal/termtext"
 )
 
@@ -42,6 +43,11 @@ type env struct {
 	stderr io.Writer
 	// lookup reads an environment variable; nil reads the process's (os.Getenv).
 	lookup func(string) string
+	// cache is the build cache (Runner.Cache); nil: none.
+	cache *buildcache.Cache
+	// replayed, when set, is called with the command's name when a run is answered
+	// from the cache (tests).
+	replayed func(cmd string)
 }
 
 // getenv returns the environment variable key ("" when unset).
@@ -86,9 +92,27 @@ func lookup(name string) *command {
 	return nil
 }
 
-// Run runs bqgen with args (without the program name) and returns the exit code.
+// Runner runs bqgen commands with the settings of the process around them. The zero
+// Runner is Run: no build cache.
+type Runner struct {
+	// Cache is the build cache (docs/performance.md, "Build cache"): cmd/bqgen passes
+	// buildcache.Default; nil runs every command in full.
+	Cache *buildcache.Cache
+	// replayed, when set, is called with the command's name when a run is answered
+	// from Cache (tests).
+	replayed func(cmd string)
+}
+
+// Run runs bqgen with args (without the program name) and returns the exit code,
+// without a build cache.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	return Runner{}.Run(ctx, args, stdin, stdout, stderr)
+}
+
+// Run runs bqgen with args (without the program name) and returns the exit code; what
+// it prints and writes is the same with or without r.Cache.
+func (r Runner) Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cache: r.Cache, replayed: r.replayed}
 	if len(args) == 0 {
 		printOverview(stderr)
 		return ExitError

@@ -38,8 +38,17 @@ func fixturesCommand() *command {
 }
 
 func runFixtures(e env, regPath, out string, check bool) int {
-	reg, code := load(e, regPath, "text")
+	in, code := readRegistry(e, regPath)
+	if in == nil {
+		return code
+	}
+	r, e := e.startOutput("fixtures", regPath, out, outdir.Options{Ext: ".json", Generated: fixtures.IsGenerated, DryRun: check}, in)
+	if code, _, ok := r.replay(e, nil); ok {
+		return code
+	}
+	reg, code := loadInput(e, in, "text")
 	if reg == nil {
+		r.rejected(e, code)
 		return code
 	}
 	var opts fixtures.Options
@@ -61,9 +70,10 @@ func runFixtures(e env, regPath, out string, check bool) int {
 	files, err := fixtures.GenerateWith(reg, opts)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen fixtures: %s\n", errLine(err))
+		r.rejected(e, ExitFindings)
 		return ExitFindings
 	}
-	return syncDir(e, "fixtures", regPath, out, files, outdir.Options{Ext: ".json", Generated: fixtures.IsGenerated, DryRun: check})
+	return r.sync(e, filesSource(files))
 }
 
 // raised, when set (by tests), is called after fixtures raised the memory limit.

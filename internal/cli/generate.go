@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -126,9 +127,47 @@ func shellWord(s string) string {
 }
 
 func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
+	in, code := readRegistry(e, regPath)
+	if in == nil {
+		return code
+	}
+	opts := outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check, RootFile: golang.RuntimeFile, IsRoot: golang.IsRuntime}
+	// The key holds what the output depends on beyond the registry: the root package's
+	// import path and the output directory's absolute path (the default package
+	// name is its base). Without an import path the run fails below, uncached.
+	var keyParts []string
+	if imp, err := OutputImportPath(out, impFlag); err == nil {
+		if abs, err := filepath.Abs(out); err == nil {
+			keyParts = []string{abs, pkgFlag, imp}
+		}
+	}
+	r, e := e.startOutput("generate", regPath, out, opts, in, keyParts...)
+	r.cached = r.cached && keyParts != nil
+	pkgs := map[int]string{}
+	var mu sync.Mutex
+	if code, ent, ok := r.replay(e, func(i int, b []byte) {
+		if name, ok := packageName(b); ok {
+			mu.Lock()
+			pkgs[i] = name
+			mu.Unlock()
+		}
+	}); ok {
+		if code != ExitError && len(pkgs) > 0 {
+			want, generated := map[string]string{}, map[string]bool{}
+			for i, f := range ent.Files {
+				generated[f.Name] = true
+				if n, ok := pkgs[i]; ok && strings.HasSuffix(f.Name, ".go") {
+					want[path.Dir(f.Name)] = n
+				}
+			}
+			printForeign(e, out, want, generated)
+		}
+		return code
+	}
 	var names *gonames.Names // planned by the load for BQ030, reused
-	reg, code := load(e, regPath, "text", registry.WithGoNames(&names))
+	reg, code := loadInput(e, in, "text", registry.WithGoNames(&names))
 	if reg == nil {
+		r.rejected(e, code)
 		return code
 	}
 	imp, err := OutputImportPath(out, impFlag)
@@ -140,40 +179,57 @@ func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
 		if errors.Is(err, errCollision) {
+			r.rejected(e, ExitFindings)
 			return ExitFindings
 		}
 		return ExitError
 	}
-	code = syncDir(e, "generate", regPath, out, files, outdir.Options{Ext: ".go", Generated: isGenerated, DryRun: check,
-		RootFile: golang.RuntimeFile, IsRoot: golang.IsRuntime})
+	code = r.sync(e, filesSource(files))
 	if code != ExitError {
-		for _, w := range foreignPackages(out, files) {
-			fmt.Fprintf(e.stderr, "bqgen generate: warning: %s\n", w)
-		}
+		want, generated := filePackages(files)
+		printForeign(e, out, want, generated)
 	}
 	return code
 }
 
-// foreignPackages checks the hand-written Go files beside the generated ones: a
-// file whose package clause is not the generated package's (nor its external
-// test package) would break the build of that directory. It returns one warning
-// per such file.
-func foreignPackages(out string, files []outdir.File) []string {
-	want := map[string]string{} // directory (slash, relative) → package name
+// printForeign prints foreignPackages's warnings.
+func printForeign(e env, out string, want map[string]string, generated map[string]bool) {
+	for _, w := range foreignPackages(out, want, generated) {
+		fmt.Fprintf(e.stderr, "bqgen generate: warning: %s\n", w)
+	}
+}
+
+// packageName returns the package name of the Go source b.
+func packageName(b []byte) (string, bool) {
+	af, err := parser.ParseFile(token.NewFileSet(), "", b, parser.PackageClauseOnly)
+	if err != nil {
+		return "", false
+	}
+	return af.Name.Name, true
+}
+
+// filePackages returns the package generated in each directory of files (slash,
+// relative) and the set of the files' names.
+func filePackages(files []outdir.File) (want map[string]string, generated map[string]bool) {
+	want, generated = map[string]string{}, map[string]bool{}
 	for _, f := range files {
+		generated[f.Name] = true
 		if !strings.HasSuffix(f.Name, ".go") {
 			continue
 		}
-		fset := token.NewFileSet()
-		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.PackageClauseOnly)
-		if err == nil {
-			want[path.Dir(f.Name)] = af.Name.Name
+		if name, ok := packageName(f.Content); ok {
+			want[path.Dir(f.Name)] = name
 		}
 	}
-	generated := map[string]bool{}
-	for _, f := range files {
-		generated[f.Name] = true
-	}
+	return want, generated
+}
+
+// foreignPackages checks the hand-written Go files beside the generated ones: a
+// file whose package clause is not the generated package's (nor its external
+// test package) would break the build of that directory. want is the package
+// generated in each directory (slash, relative to out), generated the names of the
+// generated files. It returns one warning per such file.
+func foreignPackages(out string, want map[string]string, generated map[string]bool) []string {
 	dirs := make([]string, 0, len(want))
 	for d := range want {
 		dirs = append(dirs, d)
@@ -288,13 +344,44 @@ func load(e env, path, format string, opts ...registry.Option) (*model.Registry,
 
 // loadDiags is load that also returns the diagnostics it printed.
 func loadDiags(e env, path, format string, opts ...registry.Option) (*model.Registry, registry.Diagnostics, int) {
-	reg, diags, err := registry.Load(e.ctx, path, opts...)
+	in, code := readRegistry(e, path)
+	if in == nil {
+		return nil, nil, code
+	}
+	return loadInputDiags(e, in, format, opts...)
+}
+
+// readRegistry reads the registry files at path (registry.Read), printing why not
+// and returning nil and ExitError when it cannot.
+func readRegistry(e env, path string) (*registry.Input, int) {
+	in, err := registry.Read(e.ctx, path)
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			fmt.Fprintln(e.stderr, "bqgen: canceled")
-			return nil, nil, ExitError
-		}
-		fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
+		printLoadError(e, err)
+		return nil, ExitError
+	}
+	return in, ExitOK
+}
+
+// printLoadError prints an error of registry.Read or registry.LoadInput.
+func printLoadError(e env, err error) {
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(e.stderr, "bqgen: canceled")
+		return
+	}
+	fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
+}
+
+// loadInput is load for a registry already read.
+func loadInput(e env, in *registry.Input, format string, opts ...registry.Option) (*model.Registry, int) {
+	reg, _, code := loadInputDiags(e, in, format, opts...)
+	return reg, code
+}
+
+// loadInputDiags is loadInput that also returns the diagnostics it printed.
+func loadInputDiags(e env, in *registry.Input, format string, opts ...registry.Option) (*model.Registry, registry.Diagnostics, int) {
+	reg, diags, err := registry.LoadInput(e.ctx, in, opts...)
+	if err != nil {
+		printLoadError(e, err)
 		return nil, nil, ExitError
 	}
 	if len(diags) > 0 {
@@ -336,22 +423,50 @@ func checkCommand() *command {
 					fmt.Fprintln(e.stderr, "bqgen check: --pii needs --format text or json")
 					return ExitError
 				}
-				loaded, diags, err := registry.Load(e.ctx, *reg)
-				if err != nil {
-					fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
-					return ExitError
-				}
-				w := e.stdout
-				if *withPII {
-					printCheckPII(w, diags, loaded, *format)
-				} else {
-					printDiagnostics(w, diags, *format)
-				}
-				if diags.HasErrors() || (*strict && len(diags) > 0) {
-					return ExitFindings
-				}
-				return ExitOK
+				return checkRun(e, *reg, *format, *strict, *withPII)
 			}
 		},
 	}
+}
+
+// checkRun is `bqgen check`. Its output is a function of the registry's files and the
+// options, so with a build cache a run with the same key replays the one before
+// (docs/performance.md, "Build cache").
+func checkRun(e env, regPath, format string, strict, withPII bool) int {
+	in, err := registry.Read(e.ctx, regPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
+		return ExitError
+	}
+	key, cached := e.runKey("check", in, regPath, format, fmt.Sprint(strict), fmt.Sprint(withPII))
+	if cached {
+		if ent, ok := e.lookupRun(key); ok && !ent.Synced {
+			e.replayStreams("check", ent)
+			return ent.Code
+		}
+	}
+	re, out, errs := e.recording()
+	code := checkInput(re, in, format, strict, withPII)
+	if cached && code != ExitError {
+		e.storeRun(key, &runEntry{Stdout: out.buf.Bytes(), Stderr: errs.buf.Bytes(), Code: code})
+	}
+	return code
+}
+
+// checkInput loads and checks the registry read as in and prints the findings.
+func checkInput(e env, in *registry.Input, format string, strict, withPII bool) int {
+	loaded, diags, err := registry.LoadInput(e.ctx, in)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
+		return ExitError
+	}
+	if withPII {
+		printCheckPII(e.stdout, diags, loaded, format)
+	} else {
+		printDiagnostics(e.stdout, diags, format)
+	}
+	if diags.HasErrors() || (strict && len(diags) > 0) {
+		return ExitFindings
+	}
+	return ExitOK
 }

@@ -56,8 +56,17 @@ func jsonschemaCommand() *command {
 }
 
 func runJSONSchema(e env, regPath, out string, opts jsonschema.Options, check bool) int {
-	reg, code := load(e, regPath, "text")
+	in, code := readRegistry(e, regPath)
+	if in == nil {
+		return code
+	}
+	r, e := e.startOutput("jsonschema", regPath, out, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check}, in, opts.Draft, opts.BaseID)
+	if code, _, ok := r.replay(e, nil); ok {
+		return code
+	}
+	reg, code := loadInput(e, in, "text")
 	if reg == nil {
+		r.rejected(e, code)
 		return code
 	}
 	// Built while they are written, a few at a time (jsonschema.Files): at 10,000
@@ -67,5 +76,5 @@ func runJSONSchema(e env, regPath, out string, opts jsonschema.Options, check bo
 		fmt.Fprintf(e.stderr, "bqgen jsonschema: %s\n", errLine(err))
 		return ExitError
 	}
-	return syncSource(e, "jsonschema", regPath, out, src, outdir.Options{Ext: ".json", Generated: jsonschema.IsGenerated, DryRun: check})
+	return r.sync(e, src)
 }

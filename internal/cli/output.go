@@ -12,11 +12,16 @@ import (
 // ExitFindings when anything would change; otherwise it prints a one-line summary. cmd
 // names the command in messages; regPath is the registry, quoted in the fix.
 func syncDir(e env, cmd, regPath, out string, files []outdir.File, opts outdir.Options) int {
+	return syncSource(e, cmd, regPath, out, filesSource(files), opts)
+}
+
+// filesSource is the outdir.Source of files held in memory.
+func filesSource(files []outdir.File) outdir.Source {
 	names := make([]string, len(files))
 	for i, f := range files {
 		names[i] = f.Name
 	}
-	return syncSource(e, cmd, regPath, out, outdir.Source{Names: names, Content: func(i int) ([]byte, error) { return files[i].Content, nil }}, opts)
+	return outdir.Source{Names: names, Content: func(i int) ([]byte, error) { return files[i].Content, nil }}
 }
 
 // syncSource is syncDir for files produced on demand (outdir.SyncSource).
@@ -26,7 +31,13 @@ func syncSource(e env, cmd, regPath, out string, src outdir.Source, opts outdir.
 		fmt.Fprintf(e.stderr, "bqgen %s: %s\n", cmd, errLine(err))
 		return ExitError
 	}
-	if opts.DryRun {
+	return reportPlan(e, cmd, regPath, out, plan, opts.DryRun)
+}
+
+// reportPlan prints what syncSource reports of plan, the result of outdir.SyncSource
+// (a dry run's for --check, dryRun), and returns the exit code.
+func reportPlan(e env, cmd, regPath, out string, plan outdir.Plan, dryRun bool) int {
+	if dryRun {
 		if !plan.Changed() {
 			return ExitOK
 		}

@@ -144,7 +144,8 @@ func (r *run) expand(t *testing.T, a *action, s string) string {
 }
 
 // hostEnv is the test process's environment without the variables of a GitHub job
-// (the test sets its own) or of the test's parent go command.
+// (the test sets its own) or of the test's parent go command, and without bqgen's
+// build cache (BQGEN_CACHE=off: the bqgen the action runs must not use the user's).
 func hostEnv() []string {
 	var out []string
 	for _, kv := range os.Environ() {
@@ -153,7 +154,7 @@ func hostEnv() []string {
 		}
 		out = append(out, kv)
 	}
-	return append(out, "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
+	return append(out, "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "BQGEN_CACHE=off")
 }
 
 // runAction runs every step of a in order, as a GitHub runner runs a composite action:

@@ -22,9 +22,10 @@ import (
 )
 
 // Env is the environment the go command runs with: the process's, made hermetic, and
-// -trimpath (see the package doc).
+// -trimpath (see the package doc), without bqgen's build cache (BQGEN_CACHE=off: a
+// bqgen it runs, `go tool bqgen`, must not use the user's).
 func Env() []string {
-	return append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off")
+	return append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOTOOLCHAIN=local", "GOWORK=off", "GOPROXY=off", "BQGEN_CACHE=off")
 }
 
 // GoTool returns the go command of the toolchain running the tests (GOROOT's, else the

@@ -163,6 +163,10 @@ type Source struct {
 	// anything (or undoes what it changed): the first error in the order of Names is
 	// returned.
 	Content func(i int) ([]byte, error)
+	// FromOutput says that Content returns each file's bytes as they are in the
+	// output directory, read from there (a check that the directory is up to date:
+	// the build cache's replay, with DryRun): they are not read again to be compared.
+	FromOutput bool
 }
 
 // SyncSource is Sync for files produced on demand (Source): the same checks, plan,
@@ -254,7 +258,10 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 	err = produce(src, func(i int, content []byte) error {
 		name := src.Names[i]
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		old, err := readRegular(p, max(len(content)+1, headerLimit))
+		old, err := content, error(nil)
+		if !src.FromOutput {
+			old, err = readRegular(p, max(len(content)+1, headerLimit))
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			write(i, content)
