@@ -394,6 +394,14 @@ func keyPos(s *model.Schema, key string, def model.Pos) model.Pos {
 // nameTokens splits a JSON key into lower-case words at `_`, `-`, `.`, spaces, case
 // changes (totalPrice, HTTPStatus) and letter/digit boundaries.
 func nameTokens(name string) []string {
+	if toks, ok := asciiNameTokens(name); ok {
+		return toks
+	}
+	return runeNameTokens(name)
+}
+
+// runeNameTokens is nameTokens for any name.
+func runeNameTokens(name string) []string {
 	var toks []string
 	var cur []rune
 	flush := func() {
@@ -419,6 +427,73 @@ func nameTokens(name string) []string {
 	}
 	flush()
 	return toks
+}
+
+// asciiNameTokens is nameTokens for a name of ASCII letters, digits and the separators
+// (ok false otherwise): the same boundaries, its tokens cut from one lower-case copy of
+// name (or name itself, when it is lower-case already) instead of a string each.
+func asciiNameTokens(name string) (toks []string, ok bool) {
+	lower := true
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_', c == '-', c == '.', c == ' ':
+		case c >= 'A' && c <= 'Z':
+			lower = false
+		default:
+			return nil, false
+		}
+	}
+	low := name
+	if !lower {
+		low = strings.ToLower(name)
+	}
+	isUpper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			toks = append(toks, low[start:end])
+		}
+		start = end
+	}
+	for i := 0; i < len(name); i++ {
+		r := name[i]
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush(i)
+			start = i + 1
+			continue
+		case i > 0 && isUpper(r) && (isLower(name[i-1]) || isDigit(name[i-1])):
+			flush(i)
+		case i > 0 && isUpper(r) && isUpper(name[i-1]) && i+1 < len(name) && isLower(name[i+1]):
+			flush(i)
+		case i > 0 && isDigit(r) != isDigit(name[i-1]) && name[i-1] != '_' && name[i-1] != '-':
+			flush(i)
+		}
+	}
+	flush(len(name))
+	return toks, true
+}
+
+// isSnake reports whether name matches snakeRe (^[a-z][a-z0-9]*(_[a-z0-9]+)*$),
+// without the regular expression: it is asked of every JSON key.
+func isSnake(name string) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == '_':
+			if i == len(name)-1 || name[i+1] == '_' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // MoneyWords are the name tokens that make a `number` field money (BQ020), and
@@ -504,7 +579,7 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 	l.schemaRules(s, name, what, pos)
 	if s.Kind == model.Object {
 		for _, p := range s.Properties {
-			if !snakeRe.MatchString(p.Name) {
+			if !isSnake(p.Name) {
 				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), snakeHint(p.Name, s))
 			}
 			l.walkRules(p.Schema, p.Name, "field "+strconv.Quote(p.Name), p.Pos)
