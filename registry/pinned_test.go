@@ -39,6 +39,17 @@ func pinnedCases() map[string]map[string][]byte {
 		b.WriteString("        g: .inf\n        g: 1\n        <<: {h: {type: boolean}, f1: {type: string}}\n")
 		return []byte(b.String())
 	}
+	// Go field names colliding with each other and with the generated methods, in
+	// structs on both sides of the size where the planner looks them up in a map.
+	fields := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("version: 1\nmessages:\n  urn:babel:wide:fields.created:\n    data:\n      properties:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "        f%d: {type: string}\n", i)
+		}
+		b.WriteString("        f_2: {type: string}\n        validate: {type: string}\n        log_value: {type: integer}\n        F1: {type: string}\n")
+		return []byte(b.String())
+	}
 	files := synth.Files(synth.Options{Messages: 200})
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -58,11 +69,14 @@ func pinnedCases() map[string]map[string][]byte {
 		files[n] = []byte(s)
 	}
 	return map[string]map[string][]byte{
-		"wide-10":  {"w.yaml": wide(10, 3, 7)},
-		"wide-31":  {"w.yaml": wide(31, 2, 30)},
-		"wide-40":  {"w.yaml": wide(40, 5, 33, 39)},
-		"wide-100": {"w.yaml": wide(100, 0, 50, 99)},
-		"synth":    files,
+		"wide-10":   {"w.yaml": wide(10, 3, 7)},
+		"wide-31":   {"w.yaml": wide(31, 2, 30)},
+		"wide-40":   {"w.yaml": wide(40, 5, 33, 39)},
+		"wide-100":  {"w.yaml": wide(100, 0, 50, 99)},
+		"synth":     files,
+		"fields-5":  {"f.yaml": fields(5)},
+		"fields-36": {"f.yaml": fields(36)},
+		"fields-60": {"f.yaml": fields(60)},
 	}
 }
 
