@@ -393,11 +393,14 @@ func keyPos(s *model.Schema, key string, def model.Pos) model.Pos {
 
 // nameTokens splits a JSON key into lower-case words at `_`, `-`, `.`, spaces, case
 // changes (totalPrice, HTTPStatus) and letter/digit boundaries.
-func nameTokens(name string) []string {
-	if toks, ok := asciiNameTokens(name); ok {
+func nameTokens(name string) []string { return appendNameTokens(nil, name) }
+
+// appendNameTokens appends the tokens of name (nameTokens) to dst.
+func appendNameTokens(dst []string, name string) []string {
+	if toks, ok := asciiNameTokens(dst, name); ok {
 		return toks
 	}
-	return runeNameTokens(name)
+	return append(dst, runeNameTokens(name)...)
 }
 
 // runeNameTokens is nameTokens for any name.
@@ -429,10 +432,11 @@ func runeNameTokens(name string) []string {
 	return toks
 }
 
-// asciiNameTokens is nameTokens for a name of ASCII letters, digits and the separators
-// (ok false otherwise): the same boundaries, its tokens cut from one lower-case copy of
-// name (or name itself, when it is lower-case already) instead of a string each.
-func asciiNameTokens(name string) (toks []string, ok bool) {
+// asciiNameTokens is appendNameTokens for a name of ASCII letters, digits and the
+// separators (ok false otherwise): the same boundaries, its tokens cut from one
+// lower-case copy of name (or name itself, when it is lower-case already) instead of a
+// string each.
+func asciiNameTokens(toks []string, name string) (_ []string, ok bool) {
 	lower := true
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; {
@@ -597,9 +601,10 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 // values, which walkRules visits): arguments as for walkRules. A rule that reads a
 // keyword a format error leaves in doubt skips s (certain).
 func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) {
+	var buf [8]string // a key's tokens, without allocating
 	var toks []string
 	if name != "" {
-		toks = nameTokens(name)
+		toks = appendNameTokens(buf[:0], name)
 	}
 	switch s.Kind {
 	case model.Number:

@@ -16,7 +16,7 @@ func TestASCIINameTokensAsRunes(t *testing.T) {
 	rec = func(prefix []byte, depth int) {
 		name := string(prefix)
 		n++
-		if got, ok := asciiNameTokens(name); ok {
+		if got, ok := asciiNameTokens(nil, name); ok {
 			if want := runeNameTokens(name); !reflect.DeepEqual(got, want) {
 				t.Fatalf("asciiNameTokens(%q) = %q, want %q", name, got, want)
 			}
@@ -35,7 +35,7 @@ func TestASCIINameTokensAsRunes(t *testing.T) {
 	}
 	rec(nil, 0)
 	for _, name := range []string{"créé_le", "Ünit_price", "total_price", "HTTPStatus", "a__b", "a_", "_a", "x2y"} {
-		if got, ok := asciiNameTokens(name); ok {
+		if got, ok := asciiNameTokens(nil, name); ok {
 			if want := runeNameTokens(name); !reflect.DeepEqual(got, want) {
 				t.Errorf("asciiNameTokens(%q) = %q, want %q", name, got, want)
 			}

@@ -123,11 +123,22 @@ func (ix *Index) annotations(s *model.Schema) cost {
 
 // own returns the cost of the schema object s (not a use of a named type), written at
 // level 0, without the schemas below it (properties, items, map values) but with the
-// lines that hold them.
-func (ix *Index) own(s *model.Schema) cost {
+// lines that hold them. memo keeps it for the next call on s (a schema of a named type,
+// counted again for every use).
+func (ix *Index) own(s *model.Schema, memo bool) cost {
+	if !memo {
+		return ix.ownCost(s)
+	}
 	if c, ok := ix.owns[s]; ok {
 		return c
 	}
+	c := ix.ownCost(s)
+	ix.owns[s] = c
+	return c
+}
+
+// ownCost is own without the memo.
+func (ix *Index) ownCost(s *model.Schema) cost {
 	c := cost{bytes: 3, lines: 1} // {, the closing line's newline and }
 	c.add(ix.annotations(s), 0)
 	if s.Kind != model.Money {
@@ -214,7 +225,6 @@ func (ix *Index) own(s *model.Schema) cost {
 	case model.UUID:
 		c.add(cost{bytes: 3*keyLine + 20 + uuidValue, lines: 3}, 0)
 	}
-	ix.owns[s] = c
 	return c
 }
 
