@@ -63,6 +63,22 @@ type loader struct {
 	// used by many fields is analysed once.
 	patterns map[string]*patternFacts
 	re2Total int // bytes of RE2 of the distinct patterns analysed so far
+	// fieldWhats holds fieldWhat's text of each JSON key seen: registries repeat their
+	// keys across thousands of objects. Each goroutine has its own (inParallel).
+	fieldWhats map[string]string
+}
+
+// fieldWhat is `field "name"` (name quoted as Go does), as diagnostics name a property.
+func (l *loader) fieldWhat(name string) string {
+	if w, ok := l.fieldWhats[name]; ok {
+		return w
+	}
+	if l.fieldWhats == nil {
+		l.fieldWhats = map[string]string{}
+	}
+	w := "field " + strconv.Quote(name)
+	l.fieldWhats[name] = w
+	return w
 }
 
 // skipSet is a set of schemas whose rule checks are skipped; the nil set is empty.
@@ -796,7 +812,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 			for i, e := range ps.entries {
 				p := &props[i]
 				p.Name, p.Pos = e.key, e.keyPos
-				p.Schema = l.schema(e.val, "field "+strconv.Quote(e.key), false)
+				p.Schema = l.schema(e.val, l.fieldWhat(e.key), false)
 				if l.skip[p.Schema] {
 					l.brokenPos[p.Pos] = true
 				}

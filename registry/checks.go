@@ -156,6 +156,18 @@ func isClassName(urn string) bool {
 // checkRules runs the registry rules (docs/rules.md) that need the resolved model.
 func checkRules(l *loader) {
 	msgs, types := l.reg.Messages, l.reg.Types
+	// The PII rules read only the linked model and whether link or cycles reported
+	// BQ033; they run beside the other rules (a second core is otherwise idle while
+	// the last ones run), into a list of their own that joins l.diags where the serial
+	// order puts it, so the diagnostics do not depend on the timing.
+	pw := *l
+	pw.diags, pw.fieldWhats = nil, nil
+	broken := l.hasRule(RuleNamedType) // an unknown or infinite type: not measured
+	piiDone := make(chan struct{})
+	go func() {
+		defer close(piiDone)
+		checkPII(&pw, broken)
+	}()
 	l.inParallel(len(msgs)+len(types), func(w *loader, i int) {
 		if i < len(msgs) {
 			m := msgs[i]
@@ -171,7 +183,8 @@ func checkRules(l *loader) {
 	l.curLint = nil
 	checkCopiedEnums(l)
 	checkSupersedesCycles(l)
-	checkPII(l)
+	<-piiDone
+	l.diags = append(l.diags, pw.diags...)
 	checkVersioning(l)
 }
 
@@ -184,7 +197,7 @@ const ruleChunk = 32
 // whatever the number of goroutines and their timing (the chunks' reports are joined
 // in order of i). Each goroutine's w is a copy of l that reports into a list of its
 // own, so check must only read the loader and the model besides calling w.report
-// (and setting w.curLint): checkURN and walkRules, whose shared caches (the
+// (and setting w.curLint; w.fieldWhat's memo is w's own): checkURN and walkRules, whose shared caches (the
 // patterns of examples, formatSchemas) are safe for concurrent use. Any other write
 // to the loader would be lost or race.
 func (l *loader) inParallel(n int, check func(w *loader, i int)) {
@@ -197,6 +210,7 @@ func (l *loader) inParallel(n int, check func(w *loader, i int)) {
 		go func() {
 			defer wg.Done()
 			w := *l
+			w.fieldWhats = nil // its own
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				w.diags = nil
 				for i := c * ruleChunk; i < min(n, (c+1)*ruleChunk); i++ {
@@ -586,7 +600,7 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 			if !isSnake(p.Name) {
 				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), snakeHint(p.Name, s))
 			}
-			l.walkRules(p.Schema, p.Name, "field "+strconv.Quote(p.Name), p.Pos)
+			l.walkRules(p.Schema, p.Name, l.fieldWhat(p.Name), p.Pos)
 		}
 	}
 	if s.Items != nil {
