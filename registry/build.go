@@ -66,6 +66,41 @@ type loader struct {
 	// fieldWhats holds fieldWhat's text of each JSON key seen: registries repeat their
 	// keys across thousands of objects. Each goroutine has its own (inParallel).
 	fieldWhats map[string]string
+	// schemas and keys are what is left of the slabs newSchema and newKeys cut from.
+	schemas []model.Schema
+	keys    []model.KeyPos
+}
+
+// schemaSlab and keySlab are how many schemas and keys newSchema and newKeys allocate
+// at a time.
+const (
+	schemaSlab = 64
+	keySlab    = 512
+)
+
+// newSchema returns a zero schema, allocated with schemaSlab-1 others: a registry of
+// 10,000 URNs builds 300,000 schemas, all kept by the model.
+func (l *loader) newSchema() *model.Schema {
+	if len(l.schemas) == 0 {
+		l.schemas = make([]model.Schema, schemaSlab)
+	}
+	s := &l.schemas[0]
+	l.schemas = l.schemas[1:]
+	return s
+}
+
+// newKeys returns a slice of n zero keys (of capacity n), cut from a shared slab when
+// n is small.
+func (l *loader) newKeys(n int) []model.KeyPos {
+	if n == 0 || n > keySlab/8 {
+		return make([]model.KeyPos, n) // for n == 0 an empty slice, never nil
+	}
+	if len(l.keys) < n {
+		l.keys = make([]model.KeyPos, keySlab)
+	}
+	k := l.keys[:n:n]
+	l.keys = l.keys[n:]
+	return k
 }
 
 // fieldWhat is `field "name"` (name quoted as Go does), as diagnostics name a property.
@@ -674,7 +709,8 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		l.markBroken(s)
 		return s
 	}
-	s := &model.Schema{Pos: n.pos, AdditionalProperties: true, Keys: make([]model.KeyPos, len(n.entries))}
+	s := l.newSchema()
+	s.Pos, s.AdditionalProperties, s.Keys = n.pos, true, l.newKeys(len(n.entries))
 	if n.unsure != nil {
 		l.markBroken(s)
 		l.unsure[s] = n.unsure
