@@ -346,7 +346,9 @@ type planner struct {
 	// fieldNames memoizes FieldName: registries repeat their JSON keys (id,
 	// created_at, …) across thousands of objects.
 	fieldNames map[string]string
-	n          *Names
+	// enumSuffixes memoizes enumSuffix: enum values (pending, active, …) repeat too.
+	enumSuffixes map[string]string
+	n            *Names
 	// scopes are the package-level identifiers claimed so far, per package.
 	scopes map[*Package]map[string]owner
 	// pats are the patterns used in each package.
@@ -751,12 +753,13 @@ func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
 	consts := make([]string, len(s.Enum))
 	for i, v := range s.Enum {
 		text := EnumText(v)
-		suffix := Camel(text)
-		if strings.HasPrefix(text, "-") {
-			suffix = "Minus" + suffix
-		}
-		if suffix == "" {
-			suffix = "Empty"
+		suffix, ok := p.enumSuffixes[text]
+		if !ok {
+			suffix = enumSuffix(text)
+			if p.enumSuffixes == nil {
+				p.enumSuffixes = map[string]string{}
+			}
+			p.enumSuffixes[text] = suffix
 		}
 		name := typeName + suffix
 		if over, ok := s.GoEnumNames[text]; ok {
@@ -769,6 +772,19 @@ func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
 	if p.record {
 		p.n.EnumConsts[s] = consts
 	}
+}
+
+// enumSuffix is the part of an enum constant's name that follows its type's name, for
+// the enum value of text text.
+func enumSuffix(text string) string {
+	suffix := Camel(text)
+	if strings.HasPrefix(text, "-") {
+		suffix = "Minus" + suffix
+	}
+	if suffix == "" {
+		suffix = "Empty"
+	}
+	return suffix
 }
 
 // EnumText is the text of an enum value as used in `go: {enum: …}` keys and constant
