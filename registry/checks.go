@@ -185,6 +185,7 @@ func checkRules(l *loader) {
 	checkSupersedesCycles(l)
 	<-piiDone
 	l.diags = append(l.diags, pw.diags...)
+	l.curLint = nil // as checkPII leaves it
 	checkVersioning(l)
 }
 
