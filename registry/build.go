@@ -63,6 +63,57 @@ type loader struct {
 	// used by many fields is analysed once.
 	patterns map[string]*patternFacts
 	re2Total int // bytes of RE2 of the distinct patterns analysed so far
+	// fieldWhats holds fieldWhat's text of each JSON key seen: registries repeat their
+	// keys across thousands of objects. Each goroutine has its own (inParallel).
+	fieldWhats map[string]string
+	// schemas and keys are what is left of the slabs newSchema and newKeys cut from.
+	schemas []model.Schema
+	keys    []model.KeyPos
+}
+
+// schemaSlab and keySlab are how many schemas and keys newSchema and newKeys allocate
+// at a time.
+const (
+	schemaSlab = 64
+	keySlab    = 512
+)
+
+// newSchema returns a zero schema, allocated with schemaSlab-1 others: a registry of
+// 10,000 URNs builds 300,000 schemas, all kept by the model.
+func (l *loader) newSchema() *model.Schema {
+	if len(l.schemas) == 0 {
+		l.schemas = make([]model.Schema, schemaSlab)
+	}
+	s := &l.schemas[0]
+	l.schemas = l.schemas[1:]
+	return s
+}
+
+// newKeys returns a slice of n zero keys (of capacity n), cut from a shared slab when
+// n is small.
+func (l *loader) newKeys(n int) []model.KeyPos {
+	if n == 0 || n > keySlab/8 {
+		return make([]model.KeyPos, n) // for n == 0 an empty slice, never nil
+	}
+	if len(l.keys) < n {
+		l.keys = make([]model.KeyPos, keySlab)
+	}
+	k := l.keys[:n:n]
+	l.keys = l.keys[n:]
+	return k
+}
+
+// fieldWhat is `field "name"` (name quoted as Go does), as diagnostics name a property.
+func (l *loader) fieldWhat(name string) string {
+	if w, ok := l.fieldWhats[name]; ok {
+		return w
+	}
+	if l.fieldWhats == nil {
+		l.fieldWhats = map[string]string{}
+	}
+	w := "field " + strconv.Quote(name)
+	l.fieldWhats[name] = w
+	return w
 }
 
 // skipSet is a set of schemas whose rule checks are skipped; the nil set is empty.
@@ -658,7 +709,8 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		l.markBroken(s)
 		return s
 	}
-	s := &model.Schema{Pos: n.pos, AdditionalProperties: true, Keys: make([]model.KeyPos, len(n.entries))}
+	s := l.newSchema()
+	s.Pos, s.AdditionalProperties, s.Keys = n.pos, true, l.newKeys(len(n.entries))
 	if n.unsure != nil {
 		l.markBroken(s)
 		l.unsure[s] = n.unsure
@@ -778,7 +830,7 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 		s.ExclusiveMaximum = numBound(n, "exclusiveMaximum")
 		l.emptyRange(n, what, false)
 	case model.Object:
-		byName := map[string]*model.Property{}
+		var byName map[string]*model.Property // past smallKeySet properties; else a scan
 		if pe := n.get("properties"); pe != nil {
 			ps := pe.val
 			if len(ps.entries) > MaxProperties {
@@ -786,20 +838,40 @@ func (l *loader) schema(n *tnode, what string, isData bool) *model.Schema {
 					"group related fields into nested objects or named types (`types:`)")
 				return s
 			}
-			for _, e := range ps.entries {
-				p := &model.Property{Name: e.key, Pos: e.keyPos}
-				p.Schema = l.schema(e.val, "field "+strconv.Quote(e.key), false)
+			props := make([]model.Property, len(ps.entries)) // one allocation for all
+			if len(ps.entries) > 0 {
+				s.Properties = make([]*model.Property, 0, len(ps.entries))
+			}
+			if len(ps.entries) > smallKeySet {
+				byName = make(map[string]*model.Property, len(ps.entries))
+			}
+			for i, e := range ps.entries {
+				p := &props[i]
+				p.Name, p.Pos = e.key, e.keyPos
+				p.Schema = l.schema(e.val, l.fieldWhat(e.key), false)
 				if l.skip[p.Schema] {
 					l.brokenPos[p.Pos] = true
 				}
 				s.Properties = append(s.Properties, p)
-				byName[e.key] = p
+				if byName != nil {
+					byName[e.key] = p
+				}
 			}
 		}
 		if req := n.val("required"); req != nil {
 			var names []string
 			for i, it := range req.items {
-				p := byName[it.str]
+				var p *model.Property
+				if byName != nil {
+					p = byName[it.str]
+				} else {
+					for _, q := range s.Properties {
+						if q.Name == it.str {
+							p = q
+							break
+						}
+					}
+				}
 				if p == nil && n.unsure["properties"] {
 					continue // the properties were left out (their format error is reported)
 				}
@@ -955,7 +1027,7 @@ func plainValue(n *tnode) any {
 		if i, err := strconv.ParseInt(string(n.num), 10, 64); err == nil {
 			return i
 		}
-		f, _ := ratOf(n.num).Float64()
+		f := floatOf(n.num)
 		return f
 	case tStr:
 		return n.str
@@ -1025,6 +1097,9 @@ func (l *loader) intBound(n *tnode, key, format, what string) *model.Bound {
 	if v == nil {
 		return nil
 	}
+	if i, err := strconv.ParseInt(string(v.num), 10, 64); err == nil && (format != "int32" || i == int64(int32(i))) {
+		return &model.Bound{IsInt: true, I: i} // the common case, without big.Rat
+	}
 	r := ratOf(v.num)
 	if !r.IsInt() {
 		l.report(v.pos, RuleIntRange, fmt.Sprintf("%s %s of integer %s is not an integer", key, shown(v), what),
@@ -1048,42 +1123,74 @@ func numBound(n *tnode, key string) *model.Bound {
 	if v == nil {
 		return nil
 	}
-	f, _ := ratOf(v.num).Float64()
-	return &model.Bound{F: f}
+	return &model.Bound{F: floatOf(v.num)}
 }
 
 // emptyRange reports bounds that no value satisfies.
 func (l *loader) emptyRange(n *tnode, what string, integer bool) {
 	type b struct {
 		key  string
-		r    *big.Rat
+		v    *tnode // nil: not written
+		i    int64
+		r    *big.Rat // nil when the bound is the integer i (the common case)
 		excl bool
-		text string // as written
 	}
-	get := func(key string, excl bool) *b {
+	get := func(key string, excl bool) b {
 		v := n.val(key)
 		if v == nil {
-			return nil
+			return b{}
 		}
-		return &b{key, ratOf(v.num), excl, shown(v)}
+		if i, err := strconv.ParseInt(string(v.num), 10, 64); err == nil {
+			return b{key: key, v: v, i: i, excl: excl}
+		}
+		return b{key: key, v: v, r: ratOf(v.num), excl: excl}
 	}
-	for _, lo := range []*b{get("minimum", false), get("exclusiveMinimum", true)} {
-		for _, hi := range []*b{get("maximum", false), get("exclusiveMaximum", true)} {
-			if lo == nil || hi == nil {
+	rat := func(x b) *big.Rat {
+		if x.r == nil {
+			return new(big.Rat).SetInt64(x.i)
+		}
+		return x.r
+	}
+	los := [2]b{get("minimum", false), get("exclusiveMinimum", true)}
+	if los[0].v == nil && los[1].v == nil {
+		return
+	}
+	his := [2]b{get("maximum", false), get("exclusiveMaximum", true)}
+	for _, lo := range los {
+		for _, hi := range his {
+			if lo.v == nil || hi.v == nil {
 				continue
 			}
-			c := lo.r.Cmp(hi.r)
-			empty := c > 0 || (c == 0 && (lo.excl || hi.excl))
-			if integer && !empty && lo.excl && hi.excl {
-				diff := new(big.Rat).Sub(hi.r, lo.r)
-				empty = diff.Cmp(big.NewRat(1, 1)) <= 0
+			var empty bool
+			if lo.r == nil && hi.r == nil {
+				empty = lo.i > hi.i || (lo.i == hi.i && (lo.excl || hi.excl))
+				if integer && !empty && lo.excl && hi.excl {
+					empty = hi.i <= lo.i+1 // lo < hi: lo+1 does not overflow
+				}
+			} else {
+				c := rat(lo).Cmp(rat(hi))
+				empty = c > 0 || (c == 0 && (lo.excl || hi.excl))
+				if integer && !empty && lo.excl && hi.excl {
+					diff := new(big.Rat).Sub(rat(hi), rat(lo))
+					empty = diff.Cmp(big.NewRat(1, 1)) <= 0
+				}
 			}
 			if empty {
-				l.report(n.get(lo.key).keyPos, RuleFormat, fmt.Sprintf("%s %s and %s %s of %s leave no valid value", lo.key, lo.text, hi.key, hi.text, what),
+				l.report(n.get(lo.key).keyPos, RuleFormat, fmt.Sprintf("%s %s and %s %s of %s leave no valid value", lo.key, shown(lo.v), hi.key, shown(hi.v), what),
 					"fix the bounds so that the lower one is below the upper one", n.get(hi.key).keyPos)
 			}
 		}
 	}
+}
+
+// floatOf is the double nearest the number literal n (0 when it is not one), as
+// ratOf(n).Float64() gives it.
+func floatOf(n json.Number) float64 {
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return float64(i) // rounded to nearest, ties to even, as big.Rat's Float64
+	}
+	f, _ := ratOf(n).Float64()
+	return f
 }
 
 // enum checks and converts enum values to the model's types.
@@ -1102,6 +1209,11 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 			bad = "a string"
 		case model.Integer:
 			if it.kind == tNum {
+				if i, err := strconv.ParseInt(string(it.num), 10, 64); err == nil && (s.IntFormat != "int32" || i == int64(int32(i))) {
+					out = append(out, i) // the common case, without big.Rat
+					nodes = append(nodes, it)
+					continue
+				}
 				r := ratOf(it.num)
 				lo, hi := minInt64, maxInt64
 				if s.IntFormat == "int32" {
@@ -1121,7 +1233,7 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 			bad = "an integer"
 		case model.Number:
 			if it.kind == tNum {
-				f, _ := ratOf(it.num).Float64()
+				f := floatOf(it.num)
 				out = append(out, f)
 				nodes = append(nodes, it)
 				continue

@@ -156,6 +156,18 @@ func isClassName(urn string) bool {
 // checkRules runs the registry rules (docs/rules.md) that need the resolved model.
 func checkRules(l *loader) {
 	msgs, types := l.reg.Messages, l.reg.Types
+	// The PII rules read only the linked model and whether link or cycles reported
+	// BQ033; they run beside the other rules (a second core is otherwise idle while
+	// the last ones run), into a list of their own that joins l.diags where the serial
+	// order puts it, so the diagnostics do not depend on the timing.
+	pw := *l
+	pw.diags, pw.fieldWhats = nil, nil
+	broken := l.hasRule(RuleNamedType) // an unknown or infinite type: not measured
+	piiDone := make(chan struct{})
+	go func() {
+		defer close(piiDone)
+		checkPII(&pw, broken)
+	}()
 	l.inParallel(len(msgs)+len(types), func(w *loader, i int) {
 		if i < len(msgs) {
 			m := msgs[i]
@@ -171,7 +183,9 @@ func checkRules(l *loader) {
 	l.curLint = nil
 	checkCopiedEnums(l)
 	checkSupersedesCycles(l)
-	checkPII(l)
+	<-piiDone
+	l.diags = append(l.diags, pw.diags...)
+	l.curLint = nil // as checkPII leaves it
 	checkVersioning(l)
 }
 
@@ -184,7 +198,7 @@ const ruleChunk = 32
 // whatever the number of goroutines and their timing (the chunks' reports are joined
 // in order of i). Each goroutine's w is a copy of l that reports into a list of its
 // own, so check must only read the loader and the model besides calling w.report
-// (and setting w.curLint): checkURN and walkRules, whose shared caches (the
+// (and setting w.curLint; w.fieldWhat's memo is w's own): checkURN and walkRules, whose shared caches (the
 // patterns of examples, formatSchemas) are safe for concurrent use. Any other write
 // to the loader would be lost or race.
 func (l *loader) inParallel(n int, check func(w *loader, i int)) {
@@ -197,6 +211,7 @@ func (l *loader) inParallel(n int, check func(w *loader, i int)) {
 		go func() {
 			defer wg.Done()
 			w := *l
+			w.fieldWhats = nil // its own
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				w.diags = nil
 				for i := c * ruleChunk; i < min(n, (c+1)*ruleChunk); i++ {
@@ -393,7 +408,18 @@ func keyPos(s *model.Schema, key string, def model.Pos) model.Pos {
 
 // nameTokens splits a JSON key into lower-case words at `_`, `-`, `.`, spaces, case
 // changes (totalPrice, HTTPStatus) and letter/digit boundaries.
-func nameTokens(name string) []string {
+func nameTokens(name string) []string { return appendNameTokens(nil, name) }
+
+// appendNameTokens appends the tokens of name (nameTokens) to dst.
+func appendNameTokens(dst []string, name string) []string {
+	if toks, ok := asciiNameTokens(dst, name); ok {
+		return toks
+	}
+	return append(dst, runeNameTokens(name)...)
+}
+
+// runeNameTokens is nameTokens for any name.
+func runeNameTokens(name string) []string {
 	var toks []string
 	var cur []rune
 	flush := func() {
@@ -419,6 +445,74 @@ func nameTokens(name string) []string {
 	}
 	flush()
 	return toks
+}
+
+// asciiNameTokens is appendNameTokens for a name of ASCII letters, digits and the
+// separators (ok false otherwise): the same boundaries, its tokens cut from one
+// lower-case copy of name (or name itself, when it is lower-case already) instead of a
+// string each.
+func asciiNameTokens(toks []string, name string) (_ []string, ok bool) {
+	lower := true
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_', c == '-', c == '.', c == ' ':
+		case c >= 'A' && c <= 'Z':
+			lower = false
+		default:
+			return nil, false
+		}
+	}
+	low := name
+	if !lower {
+		low = strings.ToLower(name)
+	}
+	isUpper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			toks = append(toks, low[start:end])
+		}
+		start = end
+	}
+	for i := 0; i < len(name); i++ {
+		r := name[i]
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush(i)
+			start = i + 1
+			continue
+		case i > 0 && isUpper(r) && (isLower(name[i-1]) || isDigit(name[i-1])):
+			flush(i)
+		case i > 0 && isUpper(r) && isUpper(name[i-1]) && i+1 < len(name) && isLower(name[i+1]):
+			flush(i)
+		case i > 0 && isDigit(r) != isDigit(name[i-1]) && name[i-1] != '_' && name[i-1] != '-':
+			flush(i)
+		}
+	}
+	flush(len(name))
+	return toks, true
+}
+
+// isSnake reports whether name matches snakeRe (^[a-z][a-z0-9]*(_[a-z0-9]+)*$),
+// without the regular expression: it is asked of every JSON key.
+func isSnake(name string) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == '_':
+			if i == len(name)-1 || name[i+1] == '_' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // MoneyWords are the name tokens that make a `number` field money (BQ020), and
@@ -504,10 +598,10 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 	l.schemaRules(s, name, what, pos)
 	if s.Kind == model.Object {
 		for _, p := range s.Properties {
-			if !snakeRe.MatchString(p.Name) {
+			if !isSnake(p.Name) {
 				l.report(p.Pos, RuleSnakeCase, fmt.Sprintf("JSON key %q is not snake_case", p.Name), snakeHint(p.Name, s))
 			}
-			l.walkRules(p.Schema, p.Name, "field "+strconv.Quote(p.Name), p.Pos)
+			l.walkRules(p.Schema, p.Name, l.fieldWhat(p.Name), p.Pos)
 		}
 	}
 	if s.Items != nil {
@@ -522,9 +616,10 @@ func (l *loader) walkRules(s *model.Schema, name, what string, pos model.Pos) {
 // values, which walkRules visits): arguments as for walkRules. A rule that reads a
 // keyword a format error leaves in doubt skips s (certain).
 func (l *loader) schemaRules(s *model.Schema, name, what string, pos model.Pos) {
+	var buf [8]string // a key's tokens, without allocating
 	var toks []string
 	if name != "" {
-		toks = nameTokens(name)
+		toks = appendNameTokens(buf[:0], name)
 	}
 	switch s.Kind {
 	case model.Number:

@@ -16,10 +16,12 @@ import (
 // (docs/pii.md). A finding whose construct
 // lies in a named type names the type and paths from its root, so that the URNs using
 // the type report it once; it can be silenced by the lint block of the type's file.
-// One in a message's own data can be silenced by the message's lint block.
-func checkPII(l *loader) {
+// One in a message's own data can be silenced by the message's lint block. broken says
+// a type is unknown or infinite (BQ033): the messages are then not measured. l is a
+// copy of the loader of its own (checkRules runs it beside the other rules): it only
+// reports, and reads the model.
+func checkPII(l *loader, broken bool) {
 	ix := pii.NewIndex(l.reg)
-	broken := l.hasRule(RuleNamedType) // an unknown or infinite type: not measured
 	for _, m := range l.reg.Messages {
 		if !broken && !ix.Inlined(m) {
 			l.curLint = nil

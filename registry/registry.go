@@ -9,6 +9,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -242,7 +243,7 @@ func Read(ctx context.Context, path string) (*Input, error) {
 		}
 		// Read at most one byte over the cap: the size of a device, a FIFO or a file
 		// that grows (a symbolic link to /dev/zero) says nothing.
-		b, err := readCapped(name)
+		b, err := readCapped(name, st.Size())
 		if err != nil {
 			return nil, fmt.Errorf("registry: %w", err)
 		}
@@ -339,14 +340,19 @@ func optionsOf(opts []Option) options {
 	return o
 }
 
-// readCapped reads up to MaxFileSize+1 bytes of the file at name.
-func readCapped(name string) ([]byte, error) {
+// readCapped reads up to MaxFileSize+1 bytes of the file at name, into a buffer sized
+// for size bytes (its size as stat gave it; the read does not trust it, as a file
+// may grow or be a device).
+func readCapped(name string, size int64) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	var b bytes.Buffer
+	b.Grow(int(min(max(size, 0), MaxFileSize)) + bytes.MinRead)
+	_, err = b.ReadFrom(io.LimitReader(f, MaxFileSize+1))
+	return b.Bytes(), err
 }
 
 func sizeDiag(name string, size int64) Diagnostic {

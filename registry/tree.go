@@ -172,7 +172,7 @@ func parseFile(name string, data []byte) (*tnode, Diagnostics) {
 		}
 		root = root.Content[0]
 	}
-	t := c.conv(root, 1)
+	t := c.conv(root, 1, nil)
 	if c.fatal {
 		return nil, c.diags
 	}
@@ -531,8 +531,12 @@ func (c *converter) fail(n *yaml.Node, msg, hint string) {
 	c.diags = append(c.diags, Diagnostic{Pos: c.pos(n), Severity: SeverityError, Rule: RuleLimit, Message: msg, Hint: hint})
 }
 
-// conv converts n found at nesting depth depth.
-func (c *converter) conv(n *yaml.Node, depth int) *tnode {
+// conv converts n found at nesting depth depth into slot (a new node when slot is nil)
+// and returns it; an alias returns the node of its anchor instead, leaving slot unused.
+// A mapping or a sequence allocates its values' nodes in one slice (their slots): a
+// registry's trees have millions of nodes, and one allocation per node was a tenth of
+// a load's allocations.
+func (c *converter) conv(n *yaml.Node, depth int, slot *tnode) *tnode {
 	if c.fatal {
 		return nil
 	}
@@ -547,7 +551,7 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 		}
 		t := c.done[n.Alias]
 		if t == nil {
-			t = c.conv(n.Alias, depth)
+			t = c.conv(n.Alias, depth, nil)
 			if t == nil {
 				return nil
 			}
@@ -567,7 +571,11 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 		}
 		return t
 	}
-	t := &tnode{pos: c.pos(n), size: 1, height: 1}
+	t := slot
+	if t == nil {
+		t = new(tnode)
+	}
+	t.pos, t.size, t.height = c.pos(n), 1, 1
 	if n.Anchor != "" {
 		c.busy[n] = true
 		defer delete(c.busy, n)
@@ -578,7 +586,7 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 			t.kind = tNull
 			return t
 		}
-		return c.conv(n.Content[0], depth)
+		return c.conv(n.Content[0], depth, t)
 	case yaml.ScalarNode:
 		c.scalar(n, t)
 	case yaml.SequenceNode:
@@ -588,8 +596,9 @@ func (c *converter) conv(n *yaml.Node, depth int) *tnode {
 		}
 		t.kind = tSeq
 		t.items = make([]*tnode, 0, len(n.Content))
+		slots := make([]tnode, len(n.Content))
 		for i, it := range n.Content {
-			ct := c.conv(it, depth+1)
+			ct := c.conv(it, depth+1, &slots[i])
 			n.Content[i] = nil // converted: let the collector have it (a dense file's two trees)
 			if ct == nil {
 				return nil
@@ -628,13 +637,15 @@ const mergeKey = "<<"
 // (yaml.v3's decoder refuses both; YAML readers disagree on what a second `<<` means),
 // and so is `<<` beside a quoted "<<" key; the first one is kept.
 func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
-	var seen keySet
+	seen := keySet{entries: &t.entries}
 	t.entries = make([]tentry, 0, len(n.Content)/2)
+	slots := make([]tnode, len(n.Content)/2)
 	var merge *tnode
 	var mergePos model.Pos
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		n.Content[i], n.Content[i+1] = nil, nil // converted below: let the collector have them
+		slot := &slots[i/2]
 		kp := c.pos(k)
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			first, dup := seen.get(mergeKey)
@@ -645,7 +656,7 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 				c.duplicate(mergeKey, kp, first, depth)
 				continue
 			}
-			mv := c.conv(v, depth+1)
+			mv := c.conv(v, depth+1, slot)
 			if mv == nil {
 				return false
 			}
@@ -671,18 +682,19 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 			c.duplicate(key, kp, first, depth)
 			continue
 		}
-		seen.put(key, kp)
 		if depth == 1 {
 			c.section = key
 		}
-		cv := c.conv(v, depth+1)
+		cv := c.conv(v, depth+1, slot)
 		if cv == nil {
 			return false
 		}
 		if cv.bad {
+			seen.put(key, kp, false)
 			continue
 		}
 		t.entries = append(t.entries, tentry{key: key, keyPos: kp, val: cv})
+		seen.put(key, kp, true)
 		t.size += cv.size + 1
 		t.height = max(t.height, cv.height+1)
 	}
@@ -704,8 +716,8 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 				if _, ok := seen.get(e.key); ok {
 					continue
 				}
-				seen.put(e.key, e.keyPos)
 				t.entries = append(t.entries, e)
+				seen.put(e.key, e.keyPos, true)
 				t.size += e.val.size + 1
 				t.height = max(t.height, e.val.height+1)
 			}
@@ -714,14 +726,16 @@ func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 	return true
 }
 
-// keySet is the keys of one mapping seen so far, with their positions. The mappings
-// of a registry are small (a schema's keywords, a message's few keys): up to
-// smallKeySet keys are looked up in a slice, without a map (a map per mapping was a
-// tenth of the allocations of a load); a mapping with more keys gets one.
+// keySet is the keys of one mapping seen so far, with their positions: the keys of
+// its entries, and the few whose values were left out (a non-finite number). The
+// mappings of a registry are small (a schema's keywords, a message's few keys): up to
+// smallKeySet keys are looked up in the entries themselves, without a map or a copy
+// (a map per mapping was a tenth of the allocations of a load); a mapping with more
+// keys gets a map, so that a hostile file's huge mapping is not quadratic.
 type keySet struct {
-	small [smallKeySet]seenKey
-	n     int // keys in small
-	m     map[string]model.Pos
+	entries *[]tentry // the mapping's entries, which put has just appended to
+	out     []seenKey // keys whose values were left out
+	m       map[string]model.Pos
 }
 
 type seenKey struct {
@@ -730,7 +744,7 @@ type seenKey struct {
 }
 
 // smallKeySet is the most keys a keySet holds without a map.
-const smallKeySet = 16
+const smallKeySet = 32
 
 // get returns the position of key and true when it was put, else false.
 func (s *keySet) get(key string) (model.Pos, bool) {
@@ -738,7 +752,12 @@ func (s *keySet) get(key string) (model.Pos, bool) {
 		p, ok := s.m[key]
 		return p, ok
 	}
-	for _, k := range s.small[:s.n] {
+	for _, e := range *s.entries {
+		if e.key == key {
+			return e.keyPos, true
+		}
+	}
+	for _, k := range s.out {
 		if k.key == key {
 			return k.pos, true
 		}
@@ -746,18 +765,24 @@ func (s *keySet) get(key string) (model.Pos, bool) {
 	return model.Pos{}, false
 }
 
-// put records key at pos; key must not be in s.
-func (s *keySet) put(key string, pos model.Pos) {
-	if s.m == nil && s.n < smallKeySet {
-		s.small[s.n] = seenKey{key, pos}
-		s.n++
+// put records key at pos; key must not be in s. inEntries says it was just appended
+// to the entries; else its value was left out.
+func (s *keySet) put(key string, pos model.Pos, inEntries bool) {
+	if !inEntries && s.m == nil {
+		s.out = append(s.out, seenKey{key, pos})
+	}
+	if s.m == nil && len(*s.entries)+len(s.out) <= smallKeySet {
 		return
 	}
 	if s.m == nil {
 		s.m = make(map[string]model.Pos, 2*smallKeySet)
-		for _, k := range s.small[:s.n] {
+		for _, e := range *s.entries {
+			s.m[e.key] = e.keyPos
+		}
+		for _, k := range s.out {
 			s.m[k.key] = k.pos
 		}
+		return
 	}
 	s.m[key] = pos
 }

@@ -44,8 +44,10 @@ func coreTag(n *yaml.Node) (tag string, explicit bool) {
 
 // corePlainTag resolves a plain scalar's text by the YAML 1.2 core schema.
 func corePlainTag(v string) string {
-	if t, ok := coreSpecial[v]; ok {
-		return t
+	if v == "" || strings.IndexByte("~nNtTfF.+-", v[0]) >= 0 { // every key of coreSpecial starts so
+		if t, ok := coreSpecial[v]; ok {
+			return t
+		}
 	}
 	if v == "" || (!isDigit(v[0]) && v[0] != '-' && v[0] != '+' && v[0] != '.') {
 		return "!!str"

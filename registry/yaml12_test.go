@@ -94,3 +94,19 @@ func TestYAML11Reading(t *testing.T) {
 		}
 	}
 }
+
+// TestCorePlainTagFilter: corePlainTag looks coreSpecial up only for a text that is
+// empty or starts with one of "~nNtTfF.+-"; every key of coreSpecial must, or its
+// scalars would be read as strings.
+func TestCorePlainTagFilter(t *testing.T) {
+	for k, tag := range coreSpecial {
+		if got := corePlainTag(k); got != tag {
+			t.Errorf("corePlainTag(%q) = %s, want %s", k, got, tag)
+		}
+	}
+	for _, v := range []string{"yes", "Widget", "0", "12", "1.5", "-3", "+.5", "n", "~x"} {
+		if got := corePlainTag(v); got == "!!null" || got == "!!bool" {
+			t.Errorf("corePlainTag(%q) = %s", v, got)
+		}
+	}
+}

@@ -346,7 +346,9 @@ type planner struct {
 	// fieldNames memoizes FieldName: registries repeat their JSON keys (id,
 	// created_at, …) across thousands of objects.
 	fieldNames map[string]string
-	n          *Names
+	// enumSuffixes memoizes enumSuffix: enum values (pending, active, …) repeat too.
+	enumSuffixes map[string]string
+	n            *Names
 	// scopes are the package-level identifiers claimed so far, per package.
 	scopes map[*Package]map[string]owner
 	// pats are the patterns used in each package.
@@ -637,9 +639,9 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 		// The struct's own names: the generated methods, then the fields in order
 		// (index into s.Properties, or -1 for a method). Descriptions ("field … of
 		// …") are built only for a collision or a type declared below the field.
-		fields := make(map[string]int, len(StructMethods)+len(s.Properties))
+		var fields structScope
 		for _, m := range StructMethods {
-			fields[m] = -1
+			fields.put(m, -1)
 		}
 		fieldWhat := func(prop *model.Property) string { return "field " + quote(prop.Name) + " of " + what }
 		for i, prop := range s.Properties {
@@ -651,7 +653,7 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 			if prop.Schema != nil && prop.Schema.GoName != "" {
 				fname = prop.Schema.GoName
 			}
-			switch prev, ok := fields[fname]; {
+			switch prev, ok := fields.get(fname); {
 			case fname == "":
 				p.colls = append(p.colls, Collision{What: fieldWhat(prop), Pos: prop.Pos, Hint: "no Go identifier can be derived from this key; set `go: {name: …}` on it"})
 			case !IsExported(fname):
@@ -662,7 +664,7 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 				other := s.Properties[prev]
 				p.colls = append(p.colls, Collision{Name: fname, What: fieldWhat(prop), Pos: prop.Pos, Other: other.Pos, OtherWhat: fieldWhat(other), Hint: "set `go: {name: …}` on one of the fields"})
 			default:
-				fields[fname] = i
+				fields.put(fname, i)
 			}
 			if p.record {
 				p.n.Fields[prop] = fname
@@ -677,6 +679,54 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 	case model.Map:
 		p.schema(pkg, s.Values, typeName+elemName(s.Values, "Value"), "values of "+what, false)
 	}
+}
+
+// structScope is the names of one struct's methods and fields claimed so far: the
+// index of the field in the properties, or -1 for a method. Structs are small: up to
+// smallStruct names are looked up in a slice (a map per struct was a sixth of the
+// planning's allocations); a struct with more gets a map, so that a hostile object of
+// thousands of properties is not quadratic.
+type structScope struct {
+	small [smallStruct]structName
+	n     int // names in small
+	m     map[string]int
+}
+
+type structName struct {
+	name  string
+	index int
+}
+
+// smallStruct is the most names a structScope holds without a map.
+const smallStruct = 40
+
+func (s *structScope) get(name string) (int, bool) {
+	if s.m != nil {
+		i, ok := s.m[name]
+		return i, ok
+	}
+	for _, n := range s.small[:s.n] {
+		if n.name == name {
+			return n.index, true
+		}
+	}
+	return 0, false
+}
+
+// put records name, which get does not find.
+func (s *structScope) put(name string, index int) {
+	if s.m == nil && s.n < smallStruct {
+		s.small[s.n] = structName{name, index}
+		s.n++
+		return
+	}
+	if s.m == nil {
+		s.m = make(map[string]int, 2*smallStruct)
+		for _, n := range s.small[:s.n] {
+			s.m[n.name] = n.index
+		}
+	}
+	s.m[name] = index
 }
 
 // elemName is the part of the Go name of the type declared for array items or
@@ -703,12 +753,13 @@ func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
 	consts := make([]string, len(s.Enum))
 	for i, v := range s.Enum {
 		text := EnumText(v)
-		suffix := Camel(text)
-		if strings.HasPrefix(text, "-") {
-			suffix = "Minus" + suffix
-		}
-		if suffix == "" {
-			suffix = "Empty"
+		suffix, ok := p.enumSuffixes[text]
+		if !ok {
+			suffix = enumSuffix(text)
+			if p.enumSuffixes == nil {
+				p.enumSuffixes = map[string]string{}
+			}
+			p.enumSuffixes[text] = suffix
 		}
 		name := typeName + suffix
 		if over, ok := s.GoEnumNames[text]; ok {
@@ -721,6 +772,19 @@ func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
 	if p.record {
 		p.n.EnumConsts[s] = consts
 	}
+}
+
+// enumSuffix is the part of an enum constant's name that follows its type's name, for
+// the enum value of text text.
+func enumSuffix(text string) string {
+	suffix := Camel(text)
+	if strings.HasPrefix(text, "-") {
+		suffix = "Minus" + suffix
+	}
+	if suffix == "" {
+		suffix = "Empty"
+	}
+	return suffix
 }
 
 // EnumText is the text of an enum value as used in `go: {enum: …}` keys and constant

@@ -541,7 +541,10 @@ func (c *counter) count(s *model.Schema, depth, level int) {
 		return
 	}
 	if s.Kind != model.Ref {
-		c.size.add(c.ix.own(s), level)
+		// A schema of a message's own data is counted once (plans are memoized per
+		// message): only those of named types, counted for every message that uses
+		// them, are worth a memo.
+		c.size.add(c.ix.own(s, c.inType > 0), level)
 		c.deep = max(c.deep, depth)
 		c.abs = max(c.abs, c.base+depth)
 		for _, p := range s.Properties {

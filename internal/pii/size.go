@@ -1,6 +1,8 @@
 package pii
 
 import (
+	"strconv"
+
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/ordjson"
@@ -64,12 +66,39 @@ func line(n int) cost { return cost{bytes: keyLine + n, lines: 1} }
 // listCost is a keyword line whose value is an array of the given elements, each on
 // its own line one level deeper (extra bytes added to each element).
 func listCost(vals []any, extra int) cost {
+	return listCostNull(vals, extra, false)
+}
+
+// listCostNull is listCost of vals followed by null when null is set.
+func listCostNull(vals []any, extra int, null bool) cost {
 	c := cost{bytes: keyLine + 1 + endLine, lines: 2}
 	for _, v := range vals {
-		n, nl := ordjson.Size(v)
+		n, nl := valueSize(v)
 		c.add(cost{bytes: elemLine + extra + n, lines: 1 + nl}, 2)
 	}
+	if null {
+		c.add(cost{bytes: elemLine + extra + len("null"), lines: 1}, 2)
+	}
 	return c
+}
+
+// valueSize is ordjson.Size(v), without marshalling the values whose text is plain:
+// null, booleans and int64 (enum values of a message's own schemas, measured for every
+// message).
+func valueSize(v any) (bytes, newlines int) {
+	switch x := v.(type) {
+	case nil:
+		return len("null"), 0
+	case bool:
+		if x {
+			return len("true"), 0
+		}
+		return len("false"), 0
+	case int64:
+		var buf [24]byte
+		return len(strconv.AppendInt(buf[:0], x, 10)), 0
+	}
+	return ordjson.Size(v)
 }
 
 // typeCost is the "type" keyword: a name, or [name, "null"].
@@ -123,11 +152,22 @@ func (ix *Index) annotations(s *model.Schema) cost {
 
 // own returns the cost of the schema object s (not a use of a named type), written at
 // level 0, without the schemas below it (properties, items, map values) but with the
-// lines that hold them.
-func (ix *Index) own(s *model.Schema) cost {
+// lines that hold them. memo keeps it for the next call on s (a schema of a named type,
+// counted again for every use).
+func (ix *Index) own(s *model.Schema, memo bool) cost {
+	if !memo {
+		return ix.ownCost(s)
+	}
 	if c, ok := ix.owns[s]; ok {
 		return c
 	}
+	c := ix.ownCost(s)
+	ix.owns[s] = c
+	return c
+}
+
+// ownCost is own without the memo.
+func (ix *Index) ownCost(s *model.Schema) cost {
 	c := cost{bytes: 3, lines: 1} // {, the closing line's newline and }
 	c.add(ix.annotations(s), 0)
 	if s.Kind != model.Money {
@@ -135,11 +175,7 @@ func (ix *Index) own(s *model.Schema) cost {
 	}
 	enum := func(extra int) {
 		if s.Enum != nil {
-			vals := s.Enum
-			if s.Nullable {
-				vals = append(append([]any(nil), vals...), nil)
-			}
-			c.add(listCost(vals, extra), 0)
+			c.add(listCostNull(s.Enum, extra, s.Nullable), 0) // a nullable enum lists null
 		}
 	}
 	switch s.Kind {
@@ -214,7 +250,6 @@ func (ix *Index) own(s *model.Schema) cost {
 	case model.UUID:
 		c.add(cost{bytes: 3*keyLine + 20 + uuidValue, lines: 3}, 0)
 	}
-	ix.owns[s] = c
 	return c
 }
 
