@@ -12,8 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Object is a JSON object whose keys keep the order they were set in. Keys and Values
@@ -159,123 +161,196 @@ func decodeValue(d *json.Decoder) (any, error) {
 
 // Marshal writes v as 2-space indented JSON without HTML escaping, with a trailing
 // newline. Values are *Object, map[string]any (written with sorted keys), []any,
-// []string, string, bool, nil, int, int64, json.Number and finite float64; anything
-// else, and NaN or ±Inf, is an error.
+// []string, string, Raw, bool, nil, int, int64, json.Number and finite float64;
+// anything else, and NaN or ±Inf, is an error. The result has its own memory (of
+// exactly its length); the text is built in a pooled buffer.
 func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(marshalStart)
-	if err := write(&b, v, 0); err != nil {
+	return marshal(v, true)
+}
+
+// MarshalRaw is Marshal without the trailing newline, as a Raw to splice into other
+// documents.
+func MarshalRaw(v any) (Raw, error) {
+	b, err := marshal(v, false)
+	return Raw(b), err
+}
+
+func marshal(v any, nl bool) ([]byte, error) {
+	bp := bufPool.Get().(*[]byte)
+	b, err := appendValue((*bp)[:0], v, 0)
+	if err != nil {
+		bufPool.Put(bp)
 		return nil, err
 	}
-	b.WriteByte('\n')
-	return b.Bytes(), nil
+	n := len(b)
+	if nl {
+		n++
+	}
+	out := make([]byte, n)
+	copy(out, b)
+	if nl {
+		out[n-1] = '\n'
+	}
+	if cap(b) <= maxPooled {
+		*bp = b
+		bufPool.Put(bp)
+	}
+	return out, nil
 }
 
-// marshalStart is the buffer Marshal starts with: a JSON Schema of a message of 20
-// fields takes about 10 KB, reached in two doublings instead of eight; no more, as
-// the result keeps the buffer's capacity.
-const marshalStart = 4 << 10
+// Raw is a JSON value already written as Marshal writes it at the top level (2-space
+// indented, without the trailing newline), e.g. by MarshalRaw: Marshal splices it in,
+// indented to the level it stands at, instead of walking a tree again. A document
+// shared by many files (a named type's schema, the envelope's fixed blocks) is built
+// and written once this way. Marshal does not check the text.
+type Raw string
 
-func newline(b *bytes.Buffer, depth int) {
-	b.WriteByte('\n')
-	for i := 0; i < depth; i++ {
-		b.WriteString("  ")
+// bufPool holds the buffers Marshal builds its text in: the schemas of a registry
+// are written one after the other on a few workers, so a buffer grown to a schema's
+// size serves the next ones without growing again.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, marshalStart); return &b }}
+
+// marshalStart is the buffer a new pooled buffer starts with: a JSON Schema of a
+// message of 20 fields takes about 10 to 15 KB. maxPooled is the largest buffer put
+// back, so that one huge document does not stay in the pool.
+const (
+	marshalStart = 16 << 10
+	maxPooled    = 4 << 20
+)
+
+// indent is the indentation of 32 levels; deeper levels are written in pieces.
+const indent = "                                                                "
+
+func newline(b []byte, depth int) []byte {
+	b = append(b, '\n')
+	for n := 2 * depth; n > 0; {
+		k := min(n, len(indent))
+		b = append(b, indent[:k]...)
+		n -= k
+	}
+	return b
+}
+
+// appendRaw appends r indented by depth levels: every newline of r is followed by
+// the indentation of depth (a newline in JSON text is only ever between tokens).
+func appendRaw(b []byte, r Raw, depth int) []byte {
+	if depth == 0 {
+		return append(b, r...)
+	}
+	s := string(r)
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i]...)
+		b = newline(b, depth)
+		s = s[i+1:]
 	}
 }
 
-func write(b *bytes.Buffer, v any, depth int) error {
+func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	case bool:
-		b.WriteString(strconv.FormatBool(v))
+		b = strconv.AppendBool(b, v)
 	case int:
-		b.WriteString(strconv.Itoa(v))
+		b = strconv.AppendInt(b, int64(v), 10)
 	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
+		b = strconv.AppendInt(b, v, 10)
 	case json.Number:
-		b.WriteString(v.String())
+		b = append(b, v...)
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("non-finite number %v", v)
+			return b, fmt.Errorf("non-finite number %v", v)
 		}
 		enc, err := json.Marshal(v)
 		if err != nil {
-			return err
+			return b, err
 		}
-		b.Write(enc)
+		b = append(b, enc...)
 	case string:
-		writeString(b, v)
+		b = appendString(b, v)
+	case Raw:
+		b = appendRaw(b, v, depth)
 	case []string:
-		arr := make([]any, len(v))
-		for i, s := range v {
-			arr[i] = s
-		}
-		return write(b, arr, depth)
-	case []any:
 		if len(v) == 0 {
-			b.WriteString("[]")
-			return nil
+			return append(b, "[]"...), nil
 		}
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			newline(b, depth+1)
-			if err := write(b, e, depth+1); err != nil {
-				return err
+			b = newline(b, depth+1)
+			b = appendString(b, e)
+		}
+		b = newline(b, depth)
+		b = append(b, ']')
+	case []any:
+		if len(v) == 0 {
+			return append(b, "[]"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, depth+1)
+			var err error
+			if b, err = appendValue(b, e, depth+1); err != nil {
+				return b, err
 			}
 		}
-		newline(b, depth)
-		b.WriteByte(']')
+		b = newline(b, depth)
+		b = append(b, ']')
 	case map[string]any:
 		keys := make([]string, 0, len(v))
 		for k := range v {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		o := New()
-		for _, k := range keys {
-			o.Add(k, v[k])
+		vals := make([]any, len(keys))
+		for i, k := range keys {
+			vals[i] = v[k]
 		}
-		return write(b, o, depth)
+		return appendValue(b, &Object{Keys: keys, Values: vals}, depth)
 	case *Object:
 		if len(v.Keys) == 0 {
-			b.WriteString("{}")
-			return nil
+			return append(b, "{}"...), nil
 		}
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, k := range v.Keys {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			newline(b, depth+1)
-			writeString(b, k)
-			b.WriteString(": ")
-			if err := write(b, v.Values[i], depth+1); err != nil {
-				return err
+			b = newline(b, depth+1)
+			b = appendString(b, k)
+			b = append(b, ": "...)
+			var err error
+			if b, err = appendValue(b, v.Values[i], depth+1); err != nil {
+				return b, err
 			}
 		}
-		newline(b, depth)
-		b.WriteByte('}')
+		b = newline(b, depth)
+		b = append(b, '}')
 	default:
-		return fmt.Errorf("cannot encode %T as JSON", v)
+		return b, fmt.Errorf("cannot encode %T as JSON", v)
 	}
-	return nil
+	return b, nil
 }
 
-// writeString writes s as a JSON string without HTML escaping. Invisible non-ASCII
+// appendString appends s as a JSON string without HTML escaping. Invisible non-ASCII
 // characters (white space, separators, format and control characters) are written as
 // \u escapes (four hex digits) so that a reader of the file sees them.
-func writeString(b *bytes.Buffer, s string) {
+func appendString(b []byte, s string) []byte {
 	if plainASCII(s) {
 		// What encoding/json writes for it, without an encoder per string (most
 		// strings of a schema: keys, types, formats, patterns).
-		b.WriteByte('"')
-		b.WriteString(s)
-		b.WriteByte('"')
-		return
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -284,12 +359,13 @@ func writeString(b *bytes.Buffer, s string) {
 	for _, r := range strings.TrimSuffix(buf.String(), "\n") {
 		if r >= 0x80 && (unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf, unicode.Z)) {
 			for _, u := range utf16.Encode([]rune{r}) {
-				fmt.Fprintf(b, "\\u%04x", u)
+				b = fmt.Appendf(b, "\\u%04x", u)
 			}
 			continue
 		}
-		b.WriteRune(r)
+		b = utf8.AppendRune(b, r)
 	}
+	return b
 }
 
 // plainASCII reports whether s holds only printable ASCII other than `"` and `\`:

@@ -1,7 +1,7 @@
 package ordjson
 
 import (
-	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -59,24 +59,62 @@ func TestDecodeRoundTrip(t *testing.T) {
 	}
 }
 
-// TestWriteStringFastPath checks that the plain-ASCII fast path of writeString writes
+// TestWriteStringFastPath checks that the plain-ASCII fast path of appendString writes
 // what the encoder path writes, for every single byte and for mixed strings.
 func TestWriteStringFastPath(t *testing.T) {
 	t.Parallel()
 	slow := func(s string) string {
-		var b bytes.Buffer
-		writeString(&b, s+"\u00e9") // not plain: the encoder path
-		return strings.TrimSuffix(b.String(), "\u00e9\"") + "\""
+		b := appendString(nil, s+"\u00e9") // not plain: the encoder path
+		return strings.TrimSuffix(string(b), "\u00e9\"") + "\""
 	}
 	cases := []string{"", "order_id", "^[A-Z]{2}$", `a"b`, `a\b`, "tab\there", "del\x7f", "<&>", "https://x.y/z?a=1&b=2"}
 	for c := 0; c < 0x80; c++ {
 		cases = append(cases, "x"+string(rune(c))+"y")
 	}
 	for _, s := range cases {
-		var fast bytes.Buffer
-		writeString(&fast, s)
-		if got, want := fast.String(), slow(s); got != want {
+		if got, want := string(appendString(nil, s)), slow(s); got != want {
 			t.Errorf("writeString(%q) = %s, want %s", s, got, want)
 		}
+	}
+}
+
+// TestRawSplice checks that a Raw written by MarshalRaw is spliced in as the tree it
+// was written from would be written there, at any depth (beyond the 32 levels of the
+// indentation constant too), and that Marshal's results do not share the pooled
+// buffer.
+func TestRawSplice(t *testing.T) {
+	t.Parallel()
+	sub := New().Set("a", []any{1, New().Set("b", "c\u2028")}).Set("e", New()).Set("s", []string{"x", "y"})
+	raw, err := MarshalRaw(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"c\\u2028\"\n    }\n  ],\n  \"e\": {},\n  \"s\": [\n    \"x\",\n    \"y\"\n  ]\n}"; string(raw) != want {
+		t.Fatalf("MarshalRaw =\n%s\nwant\n%s", raw, want)
+	}
+	// encoding/json writes the same tree (its keys are sorted already) as the
+	// reference, indentation and the \u2028 escape included.
+	plain := map[string]any{"a": []any{1, map[string]any{"b": "c\u2028"}}, "e": map[string]any{}, "s": []string{"x", "y"}}
+	for _, depth := range []int{0, 1, 2, 31, 32, 33, 70} {
+		ref, spliced := any(plain), any(raw)
+		for range depth {
+			ref, spliced = []any{ref}, []any{spliced}
+		}
+		want, err := json.MarshalIndent(map[string]any{"k": ref}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Marshal(New().Set("k", spliced))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want)+"\n" {
+			t.Errorf("depth %d: spliced =\n%s\nwant\n%s", depth, got, want)
+		}
+	}
+	first, _ := Marshal(New().Set("x", "first"))
+	Marshal(New().Set("x", "second"))
+	if string(first) != "{\n  \"x\": \"first\"\n}\n" || cap(first) != len(first) {
+		t.Errorf("first result changed by the second Marshal or not sized exactly: %q (cap %d)", first, cap(first))
 	}
 }
