@@ -193,6 +193,12 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 	stems := map[string]string{}
 	main7 := opts.Draft == Draft7
 	ix := pii.NewIndex(reg) // the manifest profile's inlining plan (sdk.go)
+	// The named types' definitions, written once per draft (defs.go).
+	defs7 := newDefCache(reg, true)
+	defsMain := defs7
+	if !main7 {
+		defsMain = newDefCache(reg, false)
+	}
 	plans := make([]sdkPlan, len(reg.Messages))
 	manifest := make([]any, 0, len(reg.Messages))
 	for j, m := range reg.Messages {
@@ -234,11 +240,11 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 		)
 		switch p.kind {
 		case data:
-			doc, err = dataDoc(reg, p.m, opts, main7, name)
+			doc, err = dataDoc(reg, p.m, opts, main7, name, defsMain)
 		case envelope:
-			doc, err = envelopeDoc(reg, p.m, opts, main7)
+			doc, err = envelopeDoc(reg, p.m, opts, main7, defsMain)
 		case draft7Copy:
-			doc, err = dataDoc(reg, p.m, opts, true, name)
+			doc, err = dataDoc(reg, p.m, opts, true, name, defs7)
 		case sdkData:
 			plan := plans[p.j]
 			if doc, err = sdkDataDoc(reg, plan, p.m, opts, name); err != nil {
@@ -313,9 +319,12 @@ func messageDescription(m *model.Message) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// dataDoc builds the data schema document of m.
-func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string) (*ordjson.Object, error) {
-	return genDataDoc(newGen(reg, draft7), m, opts, name)
+// dataDoc builds the data schema document of m, with the definitions of defs (nil:
+// built here).
+func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string, defs *defCache) (*ordjson.Object, error) {
+	g := newGen(reg, draft7)
+	g.defs = defs
+	return genDataDoc(g, m, opts, name)
 }
 
 // genDataDoc builds the data schema document of m with g (in g's draft).
@@ -358,6 +367,9 @@ type gen struct {
 	// inline, when set, writes a use of a named type instead of a $ref (the manifest
 	// profile, sdk.go).
 	inline func(s *model.Schema) *ordjson.Object
+	// defs, when set, holds the definitions of the registry's named types in g's
+	// draft, written once (defs.go).
+	defs *defCache
 }
 
 func newGen(reg *model.Registry, draft7 bool) *gen {
@@ -404,6 +416,14 @@ func (g *gen) root(s *model.Schema) (*ordjson.Object, error) {
 
 // finish adds the definitions of every named type reached, sorted by name.
 func (g *gen) finish(doc *ordjson.Object) error {
+	if g.err == nil && g.defs != nil && g.inline == nil {
+		if d, ok := g.defs.definitions(g.queued); ok {
+			if len(d.Keys) > 0 {
+				doc.Set(g.defsKey(), d)
+			}
+			return nil
+		}
+	}
 	defs := map[string]*ordjson.Object{}
 	for {
 		var todo []string
