@@ -28,6 +28,40 @@ type Object struct {
 // New returns an empty Object.
 func New() *Object { return &Object{} }
 
+// NewCap returns an empty Object with room for n keys before its slices grow. Up to
+// 8 keys, the Object and its room are one allocation.
+func NewCap(n int) *Object {
+	switch {
+	case n <= 0:
+		return New()
+	case n <= 2:
+		x := new(struct {
+			o Object
+			k [2]string
+			v [2]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	case n <= 4:
+		x := new(struct {
+			o Object
+			k [4]string
+			v [4]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	case n <= 8:
+		x := new(struct {
+			o Object
+			k [8]string
+			v [8]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	}
+	return &Object{Keys: make([]string, 0, n), Values: make([]any, 0, n)}
+}
+
 // Set adds key (or replaces its value, keeping its place) and returns o.
 func (o *Object) Set(key string, v any) *Object {
 	for i, k := range o.Keys {

@@ -300,12 +300,13 @@ func PascalName(urn string) string {
 }
 
 // header starts a document: $comment, $schema, $id.
-func header(opts Options, draft7 bool, name string) *ordjson.Object {
+// room is the number of keys the document will have, about.
+func header(opts Options, draft7 bool, name string, room int) *ordjson.Object {
 	s := schema2020
 	if draft7 {
 		s = schema7
 	}
-	return ordjson.New().Set("$comment", GeneratedComment).Set("$schema", s).Set("$id", opts.ID(name))
+	return ordjson.NewCap(room).Set("$comment", GeneratedComment).Set("$schema", s).Set("$id", opts.ID(name))
 }
 
 func messageDescription(m *model.Message) string {
@@ -330,7 +331,7 @@ func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, n
 // genDataDoc builds the data schema document of m with g (in g's draft).
 func genDataDoc(g *gen, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
 	draft7 := g.draft7
-	doc := header(opts, draft7, name)
+	doc := header(opts, draft7, name, 16)
 	doc.Set("title", PascalName(m.URN))
 	if d := messageDescription(m); d != "" {
 		doc.Set("description", d)
@@ -471,6 +472,40 @@ func typ(s *model.Schema, name string) any {
 	return name
 }
 
+// annotations is the number of keys annotate and examples add for s.
+func annotations(s *model.Schema) int {
+	n := 0
+	if s.Description != "" {
+		n++
+	}
+	if s.Deprecation != nil {
+		n += 2
+	}
+	if s.GDPR != "" {
+		n++
+	}
+	if len(s.Examples) > 0 {
+		n++
+	}
+	return n
+}
+
+// kindKeys is about the number of keys gen.node writes for a schema of kind k besides
+// the annotations: the room its object starts with (ordjson.NewCap).
+func kindKeys(k model.Kind) int {
+	switch k {
+	case model.Boolean:
+		return 1
+	case model.Map:
+		return 2
+	case model.Integer, model.Number:
+		return 3
+	case model.UUID:
+		return 6
+	}
+	return 4
+}
+
 // annotate adds the per-use annotations of s.
 func annotate(o *ordjson.Object, s *model.Schema) {
 	if s.Description != "" {
@@ -549,7 +584,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	if s.Kind == model.Ref {
 		return g.ref(s)
 	}
-	o := ordjson.New()
+	o := ordjson.NewCap(annotations(s) + kindKeys(s.Kind))
 	annotate(o, s)
 	intString := false
 	switch s.Kind {
@@ -586,7 +621,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	case model.Object:
 		o.Set("type", typ(s, "object"))
 		if len(s.Properties) > 0 {
-			props := ordjson.New()
+			props := ordjson.NewCap(len(s.Properties))
 			for _, p := range s.Properties {
 				props.Set(p.Name, g.node(p.Schema))
 			}
@@ -895,8 +930,11 @@ func (g *gen) ref(s *model.Schema) *ordjson.Object {
 		return ordjson.New()
 	}
 	g.queued[nt.Name] = nt
-	target := ordjson.New().Set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
-	o := ordjson.New()
+	target := ordjson.NewCap(1).Set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
+	if !s.Nullable && len(s.Examples) == 0 && annotations(s) == 0 {
+		return target
+	}
+	o := ordjson.NewCap(annotations(s) + 1)
 	annotate(o, s)
 	switch {
 	case s.Nullable:

@@ -174,7 +174,7 @@ var envelopeBlocks = sync.OnceValue(func() envelopeFixed {
 func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, defs *defCache) (*ordjson.Object, error) {
 	g := newGen(reg, draft7)
 	g.defs = defs
-	doc := header(opts, draft7, EnvelopeFile(m.URN))
+	doc := header(opts, draft7, EnvelopeFile(m.URN), 16)
 	doc.Set("title", PascalName(m.URN)+"Envelope")
 	doc.Set("description", "BabelQueue envelope (schema_version 1, https://babelqueue.com/docs/spec/1.x/envelope/) of "+m.URN+". Unknown keys are allowed at every level.")
 	if m.Deprecation != nil {
@@ -201,8 +201,8 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	}
 	urnConst := func() *ordjson.Object { return ordjson.New().Set("const", m.URN) }
 	fixed := envelopeBlocks()
-	props := ordjson.New().
-		Set("job", ordjson.New().
+	props := ordjson.NewCap(8).
+		Set("job", ordjson.NewCap(2).
 			Set("description", "The message URN. Producers always write job; consumers also accept the inbound alias urn when job is absent.").
 			Set("const", m.URN)).
 		Set("trace_id", fixed.traceID).
