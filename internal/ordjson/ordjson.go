@@ -375,31 +375,72 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	return b, nil
 }
 
-// appendString appends s as a JSON string without HTML escaping. Invisible non-ASCII
+// appendString appends s as a JSON string without HTML escaping, as encoding/json
+// writes it (`"`, `\\`, \b, \f, \n, \r, \t escaped by name, the other control
+// characters as \u00XX, invalid UTF-8 as \ufffd), except that invisible non-ASCII
 // characters (white space, separators, format and control characters) are written as
 // \u escapes (four hex digits) so that a reader of the file sees them.
 func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
 	if plainASCII(s) {
-		// What encoding/json writes for it, without an encoder per string (most
-		// strings of a schema: keys, types, formats, patterns).
-		b = append(b, '"')
+		// Most strings of a schema: keys, types, formats, patterns.
 		b = append(b, s...)
 		return append(b, '"')
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) // a string always encodes
-	for _, r := range strings.TrimSuffix(buf.String(), "\n") {
-		if r >= 0x80 && (unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf, unicode.Z)) {
-			for _, u := range utf16.Encode([]rune{r}) {
-				b = fmt.Appendf(b, "\\u%04x", u)
+	start := 0 // s[start:i] is still to be copied as it is
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
 			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = appendEscape(b, rune(c))
+			}
+			i++
+			start = i
 			continue
 		}
-		b = utf8.AppendRune(b, r)
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf, unicode.Z):
+			b = append(b, s[start:i]...)
+			for _, u := range utf16.Encode([]rune{r}) {
+				b = appendEscape(b, rune(u))
+			}
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
 	}
-	return b
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendEscape appends \u and the four lowercase hex digits of u (below 0x10000).
+func appendEscape(b []byte, u rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[u>>12&0xf], hex[u>>8&0xf], hex[u>>4&0xf], hex[u&0xf])
 }
 
 // plainASCII reports whether s holds only printable ASCII other than `"` and `\`:

@@ -1,10 +1,15 @@
 package ordjson
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf16"
 )
 
 func TestMarshal(t *testing.T) {
@@ -59,21 +64,53 @@ func TestDecodeRoundTrip(t *testing.T) {
 	}
 }
 
-// TestWriteStringFastPath checks that the plain-ASCII fast path of appendString writes
-// what the encoder path writes, for every single byte and for mixed strings.
-func TestWriteStringFastPath(t *testing.T) {
-	t.Parallel()
-	slow := func(s string) string {
-		b := appendString(nil, s+"\u00e9") // not plain: the encoder path
-		return strings.TrimSuffix(string(b), "\u00e9\"") + "\""
+// encoderString is how appendString wrote every string that is not plain ASCII up to
+// commit 4b066b2: through encoding/json, then invisible non-ASCII characters escaped.
+// It is the reference appendString is held to.
+func encoderString(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	var b strings.Builder
+	for _, r := range strings.TrimSuffix(buf.String(), "\n") {
+		if r >= 0x80 && (unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf, unicode.Z)) {
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(&b, "\\u%04x", u)
+			}
+			continue
+		}
+		b.WriteRune(r)
 	}
-	cases := []string{"", "order_id", "^[A-Z]{2}$", `a"b`, `a\b`, "tab\there", "del\x7f", "<&>", "https://x.y/z?a=1&b=2"}
-	for c := 0; c < 0x80; c++ {
-		cases = append(cases, "x"+string(rune(c))+"y")
+	return b.String()
+}
+
+// TestAppendString checks appendString against encoderString: for every code point
+// below U+3000, every invisible one and one in 97 of the others (surrogates as Go
+// encodes them: U+FFFD), alone and between letters, for invalid UTF-8, and for 20,000
+// random strings of such pieces.
+func TestAppendString(t *testing.T) {
+	t.Parallel()
+	cases := []string{"", "order_id", "^[A-Z]{2}$", `a"b`, `a\b`, "\\n$", "tab\there", "del\x7f", "<&>",
+		"https://x.y/z?a=1&b=2", "\xff", "a\xc3", "\xed\xa0\x80", "\ufffd", "±(2^53 − 1)", "\u2028\u2029\u00a0\u200b\U000e0001"}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		// All of the first 12,288, every invisible one, and a sample of the rest.
+		if r < 0x3000 || r%97 == 0 || unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf, unicode.Z) {
+			cases = append(cases, string(r), "x"+string(r)+"y")
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "Z", "\"", "\\", "\n", "\x00", "\x1f", "\x7f", "é", "\u00a0", "\u2028", "\u200b", "\U0001f600", "\U000e0001", "\xff", "\xe2\x80"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		cases = append(cases, b.String())
 	}
 	for _, s := range cases {
-		if got, want := string(appendString(nil, s)), slow(s); got != want {
-			t.Errorf("writeString(%q) = %s, want %s", s, got, want)
+		if got, want := string(appendString(nil, s)), encoderString(s); got != want {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
 		}
 	}
 }
