@@ -34,7 +34,19 @@ func NewCap(n int) *Object {
 	switch {
 	case n <= 0:
 		return New()
-	case n <= 2:
+	case n > 8:
+		return &Object{Keys: make([]string, 0, n), Values: make([]any, 0, n)}
+	}
+	switch n {
+	case 1:
+		x := new(struct {
+			o Object
+			k [1]string
+			v [1]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	case 2:
 		x := new(struct {
 			o Object
 			k [2]string
@@ -42,7 +54,15 @@ func NewCap(n int) *Object {
 		})
 		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
 		return &x.o
-	case n <= 4:
+	case 3:
+		x := new(struct {
+			o Object
+			k [3]string
+			v [3]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	case 4:
 		x := new(struct {
 			o Object
 			k [4]string
@@ -50,7 +70,31 @@ func NewCap(n int) *Object {
 		})
 		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
 		return &x.o
-	case n <= 8:
+	case 5:
+		x := new(struct {
+			o Object
+			k [5]string
+			v [5]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	case 6:
+		x := new(struct {
+			o Object
+			k [6]string
+			v [6]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	case 7:
+		x := new(struct {
+			o Object
+			k [7]string
+			v [7]any
+		})
+		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
+		return &x.o
+	default: // 8
 		x := new(struct {
 			o Object
 			k [8]string
@@ -59,7 +103,6 @@ func NewCap(n int) *Object {
 		x.o.Keys, x.o.Values = x.k[:0], x.v[:0]
 		return &x.o
 	}
-	return &Object{Keys: make([]string, 0, n), Values: make([]any, 0, n)}
 }
 
 // Set adds key (or replaces its value, keeping its place) and returns o.

@@ -57,9 +57,11 @@ import (
 	"fmt"
 	"github.com/babelqueue/bqgen/internal/ordjson"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/outdir"
@@ -490,20 +492,60 @@ func annotations(s *model.Schema) int {
 	return n
 }
 
-// kindKeys is about the number of keys gen.node writes for a schema of kind k besides
-// the annotations: the room its object starts with (ordjson.NewCap).
-func kindKeys(k model.Kind) int {
-	switch k {
-	case model.Boolean:
-		return 1
-	case model.Map:
-		return 2
-	case model.Integer, model.Number:
-		return 3
-	case model.UUID:
-		return 6
+// kindKeys is the most keys gen.node writes for s besides the annotations: the room
+// its object starts with (ordjson.NewCap), so that it does not grow.
+func kindKeys(s *model.Schema) int {
+	n := 1 // type
+	count := func(cond bool) {
+		if cond {
+			n++
+		}
 	}
-	return 4
+	switch s.Kind {
+	case model.String:
+		count(s.Format != "")
+		count(s.Enum != nil)
+		count(s.MinLength != nil)
+		count(s.MaxLength != nil || s.Format == "email")
+		patterns := 0
+		if s.Pattern != "" {
+			patterns++
+		}
+		if FormatPatterns[s.Format] != "" {
+			patterns++
+		}
+		n += min(patterns, 1) * 2 // pattern, not
+		count(patterns > 1)       // allOf
+	case model.Integer:
+		if s.Encoding == "string" {
+			return 4 // x-babel-type, type, enum or pattern and not
+		}
+		n += 2 // minimum, maximum
+		count(s.Enum != nil)
+		count(s.ExclusiveMinimum != nil)
+		count(s.ExclusiveMaximum != nil)
+	case model.Number:
+		n += 2
+		count(s.Enum != nil)
+		count(s.ExclusiveMinimum != nil)
+		count(s.ExclusiveMaximum != nil)
+	case model.Boolean:
+		count(s.Enum != nil)
+	case model.Object:
+		n += 3 // properties, required, additionalProperties
+	case model.Array:
+		count(s.Items != nil)
+		count(s.MinItems != nil)
+		count(s.MaxItems != nil)
+		count(s.UniqueItems)
+	case model.Map:
+		count(s.Values != nil)
+	case model.Money, model.UUID:
+		n = 5
+	case model.Timestamp:
+		n = 4
+	}
+	return n
 }
 
 // annotate adds the per-use annotations of s.
@@ -576,6 +618,31 @@ func currencySchema() *ordjson.Object {
 	return o
 }
 
+// moneyProperties is the "properties" of a money schema.
+func moneyProperties() *ordjson.Object {
+	return ordjson.NewCap(2).
+		Set("amount", ordjson.NewCap(4).
+			Set("description", "Amount in minor units (cents), within ±(2^53 − 1).").
+			Set("type", "integer").
+			Set("minimum", int64(-maxSafeInteger)).
+			Set("maximum", int64(maxSafeInteger))).
+		Set("currency", currencySchema())
+}
+
+// moneyPropertiesText is moneyProperties written once, for the documents that are
+// only written (all but the manifest profile's, which are also walked).
+var moneyPropertiesText = sync.OnceValue(func() Raw { return mustRaw(moneyProperties()) })
+
+// mustRaw writes a fixed tree of bqgen's own strings and integers, which always
+// encodes.
+func mustRaw(o *ordjson.Object) Raw {
+	r, err := ordjson.MarshalRaw(o)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
 func (g *gen) node(s *model.Schema) *ordjson.Object {
 	if s == nil {
 		g.fail(nil, "missing schema")
@@ -584,7 +651,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	if s.Kind == model.Ref {
 		return g.ref(s)
 	}
-	o := ordjson.NewCap(annotations(s) + kindKeys(s.Kind))
+	o := ordjson.NewCap(annotations(s) + kindKeys(s))
 	annotate(o, s)
 	intString := false
 	switch s.Kind {
@@ -603,7 +670,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		case s.MaxLength != nil:
 			o.Set("maxLength", *s.MaxLength)
 		}
-		setPatterns(o, s.Pattern, FormatPatterns[s.Format]) // portable.go
+		g.patterns(o, s.Pattern, FormatPatterns[s.Format]) // portable.go
 	case model.Integer:
 		if s.Encoding == "string" {
 			intString = true
@@ -655,13 +722,11 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	case model.Money:
 		o.Set("x-babel-type", "money")
 		o.Set("type", typ(s, "object"))
-		o.Set("properties", ordjson.New().
-			Set("amount", ordjson.New().
-				Set("description", "Amount in minor units (cents), within ±(2^53 − 1).").
-				Set("type", "integer").
-				Set("minimum", int64(-maxSafeInteger)).
-				Set("maximum", int64(maxSafeInteger))).
-			Set("currency", currencySchema()))
+		if g.inline == nil {
+			o.Set("properties", moneyPropertiesText())
+		} else {
+			o.Set("properties", moneyProperties()) // a tree the manifest profile's readers walk
+		}
 		o.Set("required", []any{"amount", "currency"})
 		o.Set("additionalProperties", false)
 	case model.Timestamp:
@@ -673,7 +738,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		o.Set("x-babel-type", "uuid")
 		o.Set("type", typ(s, "string"))
 		o.Set("format", "uuid")
-		setPatterns(o, "", UUIDPattern)
+		g.patterns(o, "", UUIDPattern)
 	default:
 		g.fail(s, "unsupported schema kind %q", s.Kind)
 	}
@@ -695,19 +760,44 @@ const FiniteBound = "1.7976931348623158e308"
 // `required:` list (Property.RequiredIndex), those without an index after them in
 // property order (docs/ordering.md).
 func requiredNames(s *model.Schema) []any {
-	var req []*model.Property
+	n, indexed := 0, false
+	for _, p := range s.Properties {
+		if p.Required {
+			n++
+			indexed = indexed || p.RequiredIndex != 0
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]any, 0, n)
+	if !indexed {
+		for _, p := range s.Properties {
+			if p.Required {
+				out = append(out, p.Name)
+			}
+		}
+		return out
+	}
+	req := make([]*model.Property, 0, n)
 	for _, p := range s.Properties {
 		if p.Required {
 			req = append(req, p)
 		}
 	}
-	sort.SliceStable(req, func(i, j int) bool {
-		a, b := req[i].RequiredIndex, req[j].RequiredIndex
-		return a != 0 && (b == 0 || a < b)
+	slices.SortStableFunc(req, func(a, b *model.Property) int {
+		switch x, y := a.RequiredIndex, b.RequiredIndex; {
+		case x == y:
+			return 0
+		case x != 0 && (y == 0 || x < y):
+			return -1
+		case y != 0 && (x == 0 || y < x):
+			return 1
+		}
+		return 0
 	})
-	out := make([]any, len(req))
-	for i, p := range req {
-		out[i] = p.Name
+	for _, p := range req {
+		out = append(out, p.Name)
 	}
 	return out
 }
@@ -913,7 +1003,7 @@ func (g *gen) intString(o *ordjson.Object, s *model.Schema) {
 		g.fail(s, "integer with encoding: string has an empty range")
 		return
 	}
-	setPatterns(o, "", IntRangePattern(lo, hi))
+	g.patterns(o, "", IntRangePattern(lo, hi))
 }
 
 // ref emits a use of a named type.

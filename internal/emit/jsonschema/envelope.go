@@ -142,13 +142,7 @@ type envelopeFixed struct {
 
 // envelopeBlocks returns the envelopeFixed, built on first use.
 var envelopeBlocks = sync.OnceValue(func() envelopeFixed {
-	raw := func(o *ordjson.Object) Raw {
-		r, err := ordjson.MarshalRaw(o)
-		if err != nil {
-			panic(err) // fixed trees of strings and integers: they always encode
-		}
-		return r
-	}
+	raw := mustRaw
 	f := envelopeFixed{
 		traceID: raw(ordjson.New().
 			Set("description", "Correlation id: minted once, then copied unchanged on every hop. Not blank.").
