@@ -5,6 +5,7 @@ package ordjson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -327,7 +328,30 @@ func appendRaw(b []byte, r Raw, depth int) []byte {
 }
 
 func appendValue(b []byte, v any, depth int) ([]byte, error) {
-	switch v := v.(type) {
+	switch v := v.(type) { // the most frequent first
+	case *Object:
+		if len(v.Keys) == 0 {
+			return append(b, "{}"...), nil
+		}
+		b = append(b, '{')
+		for i, k := range v.Keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, depth+1)
+			b = appendString(b, k)
+			b = append(b, ": "...)
+			var err error
+			if b, err = appendValue(b, v.Values[i], depth+1); err != nil {
+				return b, err
+			}
+		}
+		b = newline(b, depth)
+		b = append(b, '}')
+	case string:
+		b = appendString(b, v)
+	case Raw:
+		b = appendRaw(b, v, depth)
 	case nil:
 		b = append(b, "null"...)
 	case bool:
@@ -347,10 +371,6 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 			return b, err
 		}
 		b = append(b, enc...)
-	case string:
-		b = appendString(b, v)
-	case Raw:
-		b = appendRaw(b, v, depth)
 	case []string:
 		if len(v) == 0 {
 			return append(b, "[]"...), nil
@@ -393,25 +413,6 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 			vals[i] = v[k]
 		}
 		return appendValue(b, &Object{Keys: keys, Values: vals}, depth)
-	case *Object:
-		if len(v.Keys) == 0 {
-			return append(b, "{}"...), nil
-		}
-		b = append(b, '{')
-		for i, k := range v.Keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = newline(b, depth+1)
-			b = appendString(b, k)
-			b = append(b, ": "...)
-			var err error
-			if b, err = appendValue(b, v.Values[i], depth+1); err != nil {
-				return b, err
-			}
-		}
-		b = newline(b, depth)
-		b = append(b, '}')
 	default:
 		return b, fmt.Errorf("cannot encode %T as JSON", v)
 	}
@@ -486,11 +487,28 @@ func appendEscape(b []byte, u rune) []byte {
 	return append(b, '\\', 'u', hex[u>>12&0xf], hex[u>>8&0xf], hex[u>>4&0xf], hex[u&0xf])
 }
 
-// plainASCII reports whether s holds only printable ASCII other than `"` and `\`:
+// plainASCII reports whether s holds only ASCII from 0x20 on other than `"` and `\`:
 // the bytes encoding/json (HTML escaping off) writes unchanged.
 func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		// Eight bytes at a time: no byte ≥ 0x80 or < 0x20, none equal to '"' or '\\'
+		// (a byte is zero in x^c·lo exactly where it equals c), then 0x7f (DEL,
+		// which encoding/json writes unchanged too) needs no test.
+		const lo, hi = 0x0101010101010101, 0x8080808080808080
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		if x&hi != 0 || (x-0x20*lo)&hi != 0 {
+			return false
+		}
+		if q := x ^ '"'*lo; (q-lo)&^q&hi != 0 {
+			return false
+		}
+		if q := x ^ '\\'*lo; (q-lo)&^q&hi != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
 			return false
 		}
 	}

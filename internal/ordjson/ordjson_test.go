@@ -155,3 +155,28 @@ func TestRawSplice(t *testing.T) {
 		t.Errorf("first result changed by the second Marshal or not sized exactly: %q (cap %d)", first, cap(first))
 	}
 }
+
+// TestPlainASCII checks the eight-bytes-at-a-time test of plainASCII against a byte
+// loop: every byte value at every position of strings of 1 to 17 bytes.
+func TestPlainASCII(t *testing.T) {
+	t.Parallel()
+	naive := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	for n := 1; n <= 17; n++ {
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a~ ", 6)[:n])
+				b[pos] = byte(c)
+				if got, want := plainASCII(string(b)), naive(string(b)); got != want {
+					t.Fatalf("plainASCII(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
