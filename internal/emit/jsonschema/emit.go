@@ -228,7 +228,7 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 		if m.Deprecation != nil {
 			status = "deprecated"
 		}
-		manifest = append(manifest, ordjson.New().Set("urn", m.URN).Set("schema", sdk).Set("owner", m.Owner).Set("status", status).Set("x-babel-data-schema", d7))
+		manifest = append(manifest, ordjson.NewCap(5).Set("urn", m.URN).Set("schema", sdk).Set("owner", m.Owner).Set("status", status).Set("x-babel-data-schema", d7))
 	}
 	names = append(names, RegistryFile)
 	content := func(i int) ([]byte, error) {
@@ -405,13 +405,13 @@ func (g *gen) root(s *model.Schema) (*ordjson.Object, error) {
 	o := g.node(s)
 	if _, isRef := o.Get("$ref"); isRef && g.draft7 {
 		ref, _ := o.Get("$ref")
-		w := ordjson.New()
+		w := ordjson.NewCap(len(o.Keys))
 		for i, k := range o.Keys {
 			if k != "$ref" {
 				w.Set(k, o.Values[i])
 			}
 		}
-		w.Set("allOf", []any{ordjson.New().Set("$ref", ref)})
+		w.Set("allOf", []any{ordjson.NewCap(1).Set("$ref", ref)})
 		o = w
 	}
 	return o, g.err
@@ -449,7 +449,7 @@ func (g *gen) finish(doc *ordjson.Object) error {
 	if len(defs) == 0 {
 		return nil
 	}
-	d := ordjson.New()
+	d := ordjson.NewCap(len(defs))
 	for _, name := range sortedKeys(defs) {
 		d.Set(name, defs[name])
 	}
@@ -613,7 +613,7 @@ const CurrencyPattern = "^[A-Z]{3}$"
 
 // currencySchema is the schema of money's currency.
 func currencySchema() *ordjson.Object {
-	o := ordjson.New().Set("description", "ISO 4217 currency code.").Set("type", "string")
+	o := ordjson.NewCap(4).Set("description", "ISO 4217 currency code.").Set("type", "string")
 	setPatterns(o, "", CurrencyPattern)
 	return o
 }
@@ -1028,7 +1028,7 @@ func (g *gen) ref(s *model.Schema) *ordjson.Object {
 	annotate(o, s)
 	switch {
 	case s.Nullable:
-		o.Set("anyOf", []any{target, ordjson.New().Set("type", "null")})
+		o.Set("anyOf", []any{target, ordjson.NewCap(1).Set("type", "null")})
 	case len(o.Keys) == 0 && len(s.Examples) == 0:
 		return target
 	case g.draft7:

@@ -186,14 +186,14 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	}
 	data := body
 	if d := messageDescription(m); d != "" {
-		data = ordjson.New().Set("description", d)
+		data = ordjson.NewCap(len(body.Keys)+1).Set("description", d)
 		for i, k := range body.Keys {
 			if k != "description" {
 				data.Set(k, body.Values[i])
 			}
 		}
 	}
-	urnConst := func() *ordjson.Object { return ordjson.New().Set("const", m.URN) }
+	urnConst := func() *ordjson.Object { return ordjson.NewCap(1).Set("const", m.URN) }
 	fixed := envelopeBlocks()
 	props := ordjson.NewCap(8).
 		Set("job", ordjson.NewCap(2).
@@ -212,15 +212,15 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	doc.Set("properties", props)
 	doc.Set("required", []any{"trace_id", "data", "meta", "attempts"})
 	doc.Set("anyOf", []any{
-		ordjson.New().
+		ordjson.NewCap(4).
 			Set("description", "Identity in job.").
 			Set("type", "object").
-			Set("properties", ordjson.New().Set("job", urnConst())).
+			Set("properties", ordjson.NewCap(1).Set("job", urnConst())).
 			Set("required", []any{"job"}),
-		ordjson.New().
+		ordjson.NewCap(4).
 			Set("description", "Identity in the inbound alias urn, job absent.").
 			Set("type", "object").
-			Set("properties", ordjson.New().Set("job", false).Set("urn", urnConst())).
+			Set("properties", ordjson.NewCap(2).Set("job", false).Set("urn", urnConst())).
 			Set("required", []any{"urn"}),
 	})
 	if err := g.finish(doc); err != nil {

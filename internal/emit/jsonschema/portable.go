@@ -56,17 +56,24 @@ func setPatterns(o *ordjson.Object, author string, own ...string) {
 	writePatterns(o, nil, author, own...)
 }
 
-// patterns is setPatterns for a schema of g: in the documents that are only written
-// (all but the manifest profile's), "not" is NotFinalNewline written once.
+// patterns is setPatterns for a schema of g, with one "not" for all documents: a
+// shared tree in the manifest profile's (whose trees SDKDataSchemas returns), written
+// once in the others, which are only written.
 func (g *gen) patterns(o *ordjson.Object, author string, own string) {
-	var guard any
+	var guard any = notFinalNewlineTree
 	if g.inline == nil {
 		guard = notFinalNewlineText()
 	}
 	writePatterns(o, guard, author, own)
 }
 
-var notFinalNewlineText = sync.OnceValue(func() Raw { return mustRaw(NotFinalNewline()) })
+// notFinalNewlineTree is the NotFinalNewline of every manifest-profile schema: one
+// tree, which nothing modifies (sdkPass walks properties and items only), and
+// notFinalNewlineText the same written once.
+var (
+	notFinalNewlineTree = NotFinalNewline()
+	notFinalNewlineText = sync.OnceValue(func() Raw { return mustRaw(notFinalNewlineTree) })
+)
 
 // writePatterns is setPatterns with guard as the value of "not" (nil: a new
 // NotFinalNewline).

@@ -198,7 +198,9 @@ func asFloat(v any) (float64, bool) {
 
 // SDKDataSchemas returns a function that builds the manifest-profile data schema of a
 // message of reg (the document Emit writes to SDKDataFile), without the other files:
-// `bqgen fixtures` puts it into its manifest. The function fails as Emit would.
+// `bqgen fixtures` puts it into its manifest. The function fails as Emit would. The
+// documents it returns share subtrees with each other (the final-newline guard of
+// every pattern): read them, do not modify them.
 func SDKDataSchemas(reg *model.Registry, opts Options) (func(m *model.Message) (*ordjson.Object, error), error) {
 	opts, err := opts.normalize()
 	if err != nil {
