@@ -180,3 +180,38 @@ func TestPlainASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestArena checks that the Objects of an Arena keep their keys apart when they fill
+// and outgrow their room, across blocks (one larger than a block too), and write as
+// Objects from New do, before and after a Reset.
+func TestArena(t *testing.T) {
+	t.Parallel()
+	var a Arena
+	for round := range 3 {
+		var got, want []*Object
+		for i := range 300 + 100*round {
+			room := i % 7
+			if i == 150 {
+				room = 300
+			}
+			o, w := a.New(room), New()
+			for k := range room + i%3 { // up to two keys past the room
+				key := fmt.Sprintf("k%d.%d.%d", round, i, k)
+				o.Set(key, i)
+				w.Set(key, i)
+			}
+			got, want = append(got, o), append(want, w)
+		}
+		for i := range got {
+			g, err := Marshal(got[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := Marshal(want[i])
+			if !bytes.Equal(g, w) {
+				t.Fatalf("round %d: object %d of the arena =\n%s\nwant\n%s", round, i, g, w)
+			}
+		}
+		a.Reset()
+	}
+}

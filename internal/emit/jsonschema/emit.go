@@ -240,16 +240,22 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 			doc *ordjson.Object
 			err error
 		)
+		// The document's objects, dropped once it is written (marshal copies).
+		a := arenas.Get().(*ordjson.Arena)
+		defer func() {
+			a.Reset()
+			arenas.Put(a)
+		}()
 		switch p.kind {
 		case data:
-			doc, err = dataDoc(reg, p.m, opts, main7, name, defsMain)
+			doc, err = dataDoc(reg, p.m, opts, main7, name, defsMain, a)
 		case envelope:
-			doc, err = envelopeDoc(reg, p.m, opts, main7, defsMain)
+			doc, err = envelopeDoc(reg, p.m, opts, main7, defsMain, a)
 		case draft7Copy:
-			doc, err = dataDoc(reg, p.m, opts, true, name, defs7)
+			doc, err = dataDoc(reg, p.m, opts, true, name, defs7, a)
 		case sdkData:
 			plan := plans[p.j]
-			if doc, err = sdkDataDoc(reg, plan, p.m, opts, name); err != nil {
+			if doc, err = sdkDataDoc(reg, plan, p.m, opts, name, a); err != nil {
 				return nil, err
 			}
 			b, err := marshal(name, doc)
@@ -266,6 +272,10 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 	}
 	return outdir.Source{Names: names, Content: content}, nil
 }
+
+// arenas hold the objects of the documents Files' Content builds, one Arena per
+// document being built, reused for the next.
+var arenas = sync.Pool{New: func() any { return new(ordjson.Arena) }}
 
 // marshal writes the document of the file name.
 func marshal(name string, doc *ordjson.Object) ([]byte, error) {
@@ -302,13 +312,13 @@ func PascalName(urn string) string {
 }
 
 // header starts a document: $comment, $schema, $id.
-// room is the number of keys the document will have, about.
-func header(opts Options, draft7 bool, name string, room int) *ordjson.Object {
+// doc is the document's empty object.
+func header(doc *ordjson.Object, opts Options, draft7 bool, name string) *ordjson.Object {
 	s := schema2020
 	if draft7 {
 		s = schema7
 	}
-	return ordjson.NewCap(room).Set("$comment", GeneratedComment).Set("$schema", s).Set("$id", opts.ID(name))
+	return doc.Set("$comment", GeneratedComment).Set("$schema", s).Set("$id", opts.ID(name))
 }
 
 func messageDescription(m *model.Message) string {
@@ -323,17 +333,17 @@ func messageDescription(m *model.Message) string {
 }
 
 // dataDoc builds the data schema document of m, with the definitions of defs (nil:
-// built here).
-func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string, defs *defCache) (*ordjson.Object, error) {
+// built here), its objects from a (nil: a new Arena).
+func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string, defs *defCache, a *ordjson.Arena) (*ordjson.Object, error) {
 	g := newGen(reg, draft7)
-	g.defs = defs
+	g.defs, g.arena = defs, a
 	return genDataDoc(g, m, opts, name)
 }
 
 // genDataDoc builds the data schema document of m with g (in g's draft).
 func genDataDoc(g *gen, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
 	draft7 := g.draft7
-	doc := header(opts, draft7, name, 16)
+	doc := header(g.obj(16), opts, draft7, name)
 	doc.Set("title", PascalName(m.URN))
 	if d := messageDescription(m); d != "" {
 		doc.Set("description", d)
@@ -373,6 +383,16 @@ type gen struct {
 	// defs, when set, holds the definitions of the registry's named types in g's
 	// draft, written once (defs.go).
 	defs *defCache
+	// arena holds the objects of the document (nil: a new one on first use).
+	arena *ordjson.Arena
+}
+
+// obj returns an empty object of g's document with room for n keys.
+func (g *gen) obj(n int) *ordjson.Object {
+	if g.arena == nil {
+		g.arena = new(ordjson.Arena)
+	}
+	return g.arena.New(n)
 }
 
 func newGen(reg *model.Registry, draft7 bool) *gen {
@@ -405,13 +425,13 @@ func (g *gen) root(s *model.Schema) (*ordjson.Object, error) {
 	o := g.node(s)
 	if _, isRef := o.Get("$ref"); isRef && g.draft7 {
 		ref, _ := o.Get("$ref")
-		w := ordjson.NewCap(len(o.Keys))
+		w := g.obj(len(o.Keys))
 		for i, k := range o.Keys {
 			if k != "$ref" {
 				w.Set(k, o.Values[i])
 			}
 		}
-		w.Set("allOf", []any{ordjson.NewCap(1).Set("$ref", ref)})
+		w.Set("allOf", []any{g.obj(1).Set("$ref", ref)})
 		o = w
 	}
 	return o, g.err
@@ -449,7 +469,7 @@ func (g *gen) finish(doc *ordjson.Object) error {
 	if len(defs) == 0 {
 		return nil
 	}
-	d := ordjson.NewCap(len(defs))
+	d := g.obj(len(defs))
 	for _, name := range sortedKeys(defs) {
 		d.Set(name, defs[name])
 	}
@@ -493,7 +513,7 @@ func annotations(s *model.Schema) int {
 }
 
 // kindKeys is the most keys gen.node writes for s besides the annotations: the room
-// its object starts with (ordjson.NewCap), so that it does not grow.
+// its object starts with (gen.obj), so that it does not grow.
 func kindKeys(s *model.Schema) int {
 	n := 1 // type
 	count := func(cond bool) {
@@ -651,7 +671,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	if s.Kind == model.Ref {
 		return g.ref(s)
 	}
-	o := ordjson.NewCap(annotations(s) + kindKeys(s))
+	o := g.obj(annotations(s) + kindKeys(s))
 	annotate(o, s)
 	intString := false
 	switch s.Kind {
@@ -688,7 +708,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	case model.Object:
 		o.Set("type", typ(s, "object"))
 		if len(s.Properties) > 0 {
-			props := ordjson.NewCap(len(s.Properties))
+			props := g.obj(len(s.Properties))
 			for _, p := range s.Properties {
 				props.Set(p.Name, g.node(p.Schema))
 			}
@@ -1020,15 +1040,15 @@ func (g *gen) ref(s *model.Schema) *ordjson.Object {
 		return ordjson.New()
 	}
 	g.queued[nt.Name] = nt
-	target := ordjson.NewCap(1).Set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
+	target := g.obj(1).Set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
 	if !s.Nullable && len(s.Examples) == 0 && annotations(s) == 0 {
 		return target
 	}
-	o := ordjson.NewCap(annotations(s) + 1)
+	o := g.obj(annotations(s) + 1)
 	annotate(o, s)
 	switch {
 	case s.Nullable:
-		o.Set("anyOf", []any{target, ordjson.NewCap(1).Set("type", "null")})
+		o.Set("anyOf", []any{target, g.obj(1).Set("type", "null")})
 	case len(o.Keys) == 0 && len(s.Examples) == 0:
 		return target
 	case g.draft7:

@@ -164,11 +164,12 @@ var envelopeBlocks = sync.OnceValue(func() envelopeFixed {
 // The generated decoder reads job when present (and then ignores urn), else urn; the
 // schema says the same with two exclusive anyOf branches: job present and equal to
 // the URN, or job absent and urn equal to the URN.
-// defs holds the definitions of the named types (nil: built here).
-func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, defs *defCache) (*ordjson.Object, error) {
+// defs holds the definitions of the named types (nil: built here), a the objects (nil:
+// a new Arena).
+func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, defs *defCache, a *ordjson.Arena) (*ordjson.Object, error) {
 	g := newGen(reg, draft7)
-	g.defs = defs
-	doc := header(opts, draft7, EnvelopeFile(m.URN), 16)
+	g.defs, g.arena = defs, a
+	doc := header(g.obj(16), opts, draft7, EnvelopeFile(m.URN))
 	doc.Set("title", PascalName(m.URN)+"Envelope")
 	doc.Set("description", "BabelQueue envelope (schema_version 1, https://babelqueue.com/docs/spec/1.x/envelope/) of "+m.URN+". Unknown keys are allowed at every level.")
 	if m.Deprecation != nil {
@@ -186,17 +187,17 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	}
 	data := body
 	if d := messageDescription(m); d != "" {
-		data = ordjson.NewCap(len(body.Keys)+1).Set("description", d)
+		data = g.obj(len(body.Keys)+1).Set("description", d)
 		for i, k := range body.Keys {
 			if k != "description" {
 				data.Set(k, body.Values[i])
 			}
 		}
 	}
-	urnConst := func() *ordjson.Object { return ordjson.NewCap(1).Set("const", m.URN) }
+	urnConst := func() *ordjson.Object { return g.obj(1).Set("const", m.URN) }
 	fixed := envelopeBlocks()
-	props := ordjson.NewCap(8).
-		Set("job", ordjson.NewCap(2).
+	props := g.obj(8).
+		Set("job", g.obj(2).
 			Set("description", "The message URN. Producers always write job; consumers also accept the inbound alias urn when job is absent.").
 			Set("const", m.URN)).
 		Set("trace_id", fixed.traceID).
@@ -212,15 +213,15 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	doc.Set("properties", props)
 	doc.Set("required", []any{"trace_id", "data", "meta", "attempts"})
 	doc.Set("anyOf", []any{
-		ordjson.NewCap(4).
+		g.obj(4).
 			Set("description", "Identity in job.").
 			Set("type", "object").
-			Set("properties", ordjson.NewCap(1).Set("job", urnConst())).
+			Set("properties", g.obj(1).Set("job", urnConst())).
 			Set("required", []any{"job"}),
-		ordjson.NewCap(4).
+		g.obj(4).
 			Set("description", "Identity in the inbound alias urn, job absent.").
 			Set("type", "object").
-			Set("properties", ordjson.NewCap(2).Set("job", false).Set("urn", urnConst())).
+			Set("properties", g.obj(2).Set("job", false).Set("urn", urnConst())).
 			Set("required", []any{"urn"}),
 	})
 	if err := g.finish(doc); err != nil {
