@@ -369,36 +369,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		}
 		b = append(b, enc...)
 	case []string:
-		if len(v) == 0 {
-			return append(b, "[]"...), nil
-		}
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = newline(b, depth+1)
-			b = appendString(b, e)
-		}
-		b = newline(b, depth)
-		b = append(b, ']')
+		return appendArray(b, v, depth, func(b []byte, e string, _ int) ([]byte, error) { return appendString(b, e), nil })
 	case []any:
-		if len(v) == 0 {
-			return append(b, "[]"...), nil
-		}
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = newline(b, depth+1)
-			var err error
-			if b, err = appendValue(b, e, depth+1); err != nil {
-				return b, err
-			}
-		}
-		b = newline(b, depth)
-		b = append(b, ']')
+		return appendArray(b, v, depth, appendValue)
 	case map[string]any:
 		keys := make([]string, 0, len(v))
 		for k := range v {
@@ -414,6 +387,26 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		return b, fmt.Errorf("cannot encode %T as JSON", v)
 	}
 	return b, nil
+}
+
+// appendArray appends v, its elements written by elem at depth+1.
+func appendArray[E any](b []byte, v []E, depth int, elem func([]byte, E, int) ([]byte, error)) ([]byte, error) {
+	if len(v) == 0 {
+		return append(b, "[]"...), nil
+	}
+	b = append(b, '[')
+	for i, e := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = newline(b, depth+1)
+		var err error
+		if b, err = elem(b, e, depth+1); err != nil {
+			return b, err
+		}
+	}
+	b = newline(b, depth)
+	return append(b, ']'), nil
 }
 
 // appendString appends s as a JSON string without HTML escaping, as encoding/json
