@@ -57,9 +57,11 @@ import (
 	"fmt"
 	"github.com/babelqueue/bqgen/internal/ordjson"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/internal/outdir"
@@ -193,6 +195,12 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 	stems := map[string]string{}
 	main7 := opts.Draft == Draft7
 	ix := pii.NewIndex(reg) // the manifest profile's inlining plan (sdk.go)
+	// The named types' definitions, written once per draft (defs.go).
+	defs7 := newDefCache(reg, true)
+	defsMain := defs7
+	if !main7 {
+		defsMain = newDefCache(reg, false)
+	}
 	plans := make([]sdkPlan, len(reg.Messages))
 	manifest := make([]any, 0, len(reg.Messages))
 	for j, m := range reg.Messages {
@@ -220,7 +228,7 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 		if m.Deprecation != nil {
 			status = "deprecated"
 		}
-		manifest = append(manifest, ordjson.New().Set("urn", m.URN).Set("schema", sdk).Set("owner", m.Owner).Set("status", status).Set("x-babel-data-schema", d7))
+		manifest = append(manifest, ordjson.NewCap(5).Set("urn", m.URN).Set("schema", sdk).Set("owner", m.Owner).Set("status", status).Set("x-babel-data-schema", d7))
 	}
 	names = append(names, RegistryFile)
 	content := func(i int) ([]byte, error) {
@@ -232,16 +240,22 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 			doc *ordjson.Object
 			err error
 		)
+		// The document's objects, dropped once it is written (marshal copies).
+		a := arenas.Get().(*ordjson.Arena)
+		defer func() {
+			a.Reset()
+			arenas.Put(a)
+		}()
 		switch p.kind {
 		case data:
-			doc, err = dataDoc(reg, p.m, opts, main7, name)
+			doc, err = dataDoc(reg, p.m, opts, main7, name, defsMain, a)
 		case envelope:
-			doc, err = envelopeDoc(reg, p.m, opts, main7)
+			doc, err = envelopeDoc(reg, p.m, opts, main7, defsMain, a)
 		case draft7Copy:
-			doc, err = dataDoc(reg, p.m, opts, true, name)
+			doc, err = dataDoc(reg, p.m, opts, true, name, defs7, a)
 		case sdkData:
 			plan := plans[p.j]
-			if doc, err = sdkDataDoc(reg, plan, p.m, opts, name); err != nil {
+			if doc, err = sdkDataDoc(reg, plan, p.m, opts, name, a); err != nil {
 				return nil, err
 			}
 			b, err := marshal(name, doc)
@@ -258,6 +272,10 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 	}
 	return outdir.Source{Names: names, Content: content}, nil
 }
+
+// arenas hold the objects of the documents Files' Content builds, one Arena per
+// document being built, reused for the next.
+var arenas = sync.Pool{New: func() any { return new(ordjson.Arena) }}
 
 // marshal writes the document of the file name.
 func marshal(name string, doc *ordjson.Object) ([]byte, error) {
@@ -294,12 +312,13 @@ func PascalName(urn string) string {
 }
 
 // header starts a document: $comment, $schema, $id.
-func header(opts Options, draft7 bool, name string) *ordjson.Object {
+// doc is the document's empty object.
+func header(doc *ordjson.Object, opts Options, draft7 bool, name string) *ordjson.Object {
 	s := schema2020
 	if draft7 {
 		s = schema7
 	}
-	return ordjson.New().Set("$comment", GeneratedComment).Set("$schema", s).Set("$id", opts.ID(name))
+	return doc.Set("$comment", GeneratedComment).Set("$schema", s).Set("$id", opts.ID(name))
 }
 
 func messageDescription(m *model.Message) string {
@@ -313,15 +332,18 @@ func messageDescription(m *model.Message) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// dataDoc builds the data schema document of m.
-func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string) (*ordjson.Object, error) {
-	return genDataDoc(newGen(reg, draft7), m, opts, name)
+// dataDoc builds the data schema document of m, with the definitions of defs (nil:
+// built here), its objects from a (nil: a new Arena).
+func dataDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, name string, defs *defCache, a *ordjson.Arena) (*ordjson.Object, error) {
+	g := newGen(reg, draft7)
+	g.defs, g.arena = defs, a
+	return genDataDoc(g, m, opts, name)
 }
 
 // genDataDoc builds the data schema document of m with g (in g's draft).
 func genDataDoc(g *gen, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
 	draft7 := g.draft7
-	doc := header(opts, draft7, name)
+	doc := header(g.obj(16), opts, draft7, name)
 	doc.Set("title", PascalName(m.URN))
 	if d := messageDescription(m); d != "" {
 		doc.Set("description", d)
@@ -358,6 +380,19 @@ type gen struct {
 	// inline, when set, writes a use of a named type instead of a $ref (the manifest
 	// profile, sdk.go).
 	inline func(s *model.Schema) *ordjson.Object
+	// defs, when set, holds the definitions of the registry's named types in g's
+	// draft, written once (defs.go).
+	defs *defCache
+	// arena holds the objects of the document (nil: a new one on first use).
+	arena *ordjson.Arena
+}
+
+// obj returns an empty object of g's document with room for n keys.
+func (g *gen) obj(n int) *ordjson.Object {
+	if g.arena == nil {
+		g.arena = new(ordjson.Arena)
+	}
+	return g.arena.New(n)
 }
 
 func newGen(reg *model.Registry, draft7 bool) *gen {
@@ -390,13 +425,13 @@ func (g *gen) root(s *model.Schema) (*ordjson.Object, error) {
 	o := g.node(s)
 	if _, isRef := o.Get("$ref"); isRef && g.draft7 {
 		ref, _ := o.Get("$ref")
-		w := ordjson.New()
+		w := g.obj(len(o.Keys))
 		for i, k := range o.Keys {
 			if k != "$ref" {
 				w.Set(k, o.Values[i])
 			}
 		}
-		w.Set("allOf", []any{ordjson.New().Set("$ref", ref)})
+		w.Set("allOf", []any{g.obj(1).Set("$ref", ref)})
 		o = w
 	}
 	return o, g.err
@@ -404,6 +439,14 @@ func (g *gen) root(s *model.Schema) (*ordjson.Object, error) {
 
 // finish adds the definitions of every named type reached, sorted by name.
 func (g *gen) finish(doc *ordjson.Object) error {
+	if g.err == nil && g.defs != nil && g.inline == nil {
+		if d, ok := g.defs.definitions(g.queued); ok {
+			if len(d.Keys) > 0 {
+				doc.Set(g.defsKey(), d)
+			}
+			return nil
+		}
+	}
 	defs := map[string]*ordjson.Object{}
 	for {
 		var todo []string
@@ -426,7 +469,7 @@ func (g *gen) finish(doc *ordjson.Object) error {
 	if len(defs) == 0 {
 		return nil
 	}
-	d := ordjson.New()
+	d := g.obj(len(defs))
 	for _, name := range sortedKeys(defs) {
 		d.Set(name, defs[name])
 	}
@@ -449,6 +492,80 @@ func typ(s *model.Schema, name string) any {
 		return []any{name, "null"}
 	}
 	return name
+}
+
+// annotations is the number of keys annotate and examples add for s.
+func annotations(s *model.Schema) int {
+	n := 0
+	if s.Description != "" {
+		n++
+	}
+	if s.Deprecation != nil {
+		n += 2
+	}
+	if s.GDPR != "" {
+		n++
+	}
+	if len(s.Examples) > 0 {
+		n++
+	}
+	return n
+}
+
+// kindKeys is the most keys gen.node writes for s besides the annotations: the room
+// its object starts with (gen.obj), so that it does not grow.
+func kindKeys(s *model.Schema) int {
+	n := 1 // type
+	count := func(cond bool) {
+		if cond {
+			n++
+		}
+	}
+	switch s.Kind {
+	case model.String:
+		count(s.Format != "")
+		count(s.Enum != nil)
+		count(s.MinLength != nil)
+		count(s.MaxLength != nil || s.Format == "email")
+		patterns := 0
+		if s.Pattern != "" {
+			patterns++
+		}
+		if FormatPatterns[s.Format] != "" {
+			patterns++
+		}
+		n += min(patterns, 1) * 2 // pattern, not
+		count(patterns > 1)       // allOf
+	case model.Integer:
+		if s.Encoding == "string" {
+			return 4 // x-babel-type, type, enum or pattern and not
+		}
+		n += 2 // minimum, maximum
+		count(s.Enum != nil)
+		count(s.ExclusiveMinimum != nil)
+		count(s.ExclusiveMaximum != nil)
+	case model.Number:
+		n += 2
+		count(s.Enum != nil)
+		count(s.ExclusiveMinimum != nil)
+		count(s.ExclusiveMaximum != nil)
+	case model.Boolean:
+		count(s.Enum != nil)
+	case model.Object:
+		n += 3 // properties, required, additionalProperties
+	case model.Array:
+		count(s.Items != nil)
+		count(s.MinItems != nil)
+		count(s.MaxItems != nil)
+		count(s.UniqueItems)
+	case model.Map:
+		count(s.Values != nil)
+	case model.Money, model.UUID:
+		n = 5
+	case model.Timestamp:
+		n = 4
+	}
+	return n
 }
 
 // annotate adds the per-use annotations of s.
@@ -516,9 +633,34 @@ const CurrencyPattern = "^[A-Z]{3}$"
 
 // currencySchema is the schema of money's currency.
 func currencySchema() *ordjson.Object {
-	o := ordjson.New().Set("description", "ISO 4217 currency code.").Set("type", "string")
+	o := ordjson.NewCap(4).Set("description", "ISO 4217 currency code.").Set("type", "string")
 	setPatterns(o, "", CurrencyPattern)
 	return o
+}
+
+// moneyProperties is the "properties" of a money schema.
+func moneyProperties() *ordjson.Object {
+	return ordjson.NewCap(2).
+		Set("amount", ordjson.NewCap(4).
+			Set("description", "Amount in minor units (cents), within ±(2^53 − 1).").
+			Set("type", "integer").
+			Set("minimum", int64(-maxSafeInteger)).
+			Set("maximum", int64(maxSafeInteger))).
+		Set("currency", currencySchema())
+}
+
+// moneyPropertiesText is moneyProperties written once, for the documents that are
+// only written (all but the manifest profile's, which are also walked).
+var moneyPropertiesText = sync.OnceValue(func() Raw { return mustRaw(moneyProperties()) })
+
+// mustRaw writes a fixed tree of bqgen's own strings and integers, which always
+// encodes.
+func mustRaw(o *ordjson.Object) Raw {
+	r, err := ordjson.MarshalRaw(o)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }
 
 func (g *gen) node(s *model.Schema) *ordjson.Object {
@@ -529,7 +671,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	if s.Kind == model.Ref {
 		return g.ref(s)
 	}
-	o := ordjson.New()
+	o := g.obj(annotations(s) + kindKeys(s))
 	annotate(o, s)
 	intString := false
 	switch s.Kind {
@@ -548,7 +690,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		case s.MaxLength != nil:
 			o.Set("maxLength", *s.MaxLength)
 		}
-		setPatterns(o, s.Pattern, FormatPatterns[s.Format]) // portable.go
+		g.patterns(o, s.Pattern, FormatPatterns[s.Format]) // portable.go
 	case model.Integer:
 		if s.Encoding == "string" {
 			intString = true
@@ -566,7 +708,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	case model.Object:
 		o.Set("type", typ(s, "object"))
 		if len(s.Properties) > 0 {
-			props := ordjson.New()
+			props := g.obj(len(s.Properties))
 			for _, p := range s.Properties {
 				props.Set(p.Name, g.node(p.Schema))
 			}
@@ -600,13 +742,11 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 	case model.Money:
 		o.Set("x-babel-type", "money")
 		o.Set("type", typ(s, "object"))
-		o.Set("properties", ordjson.New().
-			Set("amount", ordjson.New().
-				Set("description", "Amount in minor units (cents), within ±(2^53 − 1).").
-				Set("type", "integer").
-				Set("minimum", int64(-maxSafeInteger)).
-				Set("maximum", int64(maxSafeInteger))).
-			Set("currency", currencySchema()))
+		if g.inline == nil {
+			o.Set("properties", moneyPropertiesText())
+		} else {
+			o.Set("properties", moneyProperties()) // a tree the manifest profile's readers walk
+		}
 		o.Set("required", []any{"amount", "currency"})
 		o.Set("additionalProperties", false)
 	case model.Timestamp:
@@ -618,7 +758,7 @@ func (g *gen) node(s *model.Schema) *ordjson.Object {
 		o.Set("x-babel-type", "uuid")
 		o.Set("type", typ(s, "string"))
 		o.Set("format", "uuid")
-		setPatterns(o, "", UUIDPattern)
+		g.patterns(o, "", UUIDPattern)
 	default:
 		g.fail(s, "unsupported schema kind %q", s.Kind)
 	}
@@ -640,19 +780,44 @@ const FiniteBound = "1.7976931348623158e308"
 // `required:` list (Property.RequiredIndex), those without an index after them in
 // property order (docs/ordering.md).
 func requiredNames(s *model.Schema) []any {
-	var req []*model.Property
+	n, indexed := 0, false
+	for _, p := range s.Properties {
+		if p.Required {
+			n++
+			indexed = indexed || p.RequiredIndex != 0
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]any, 0, n)
+	if !indexed {
+		for _, p := range s.Properties {
+			if p.Required {
+				out = append(out, p.Name)
+			}
+		}
+		return out
+	}
+	req := make([]*model.Property, 0, n)
 	for _, p := range s.Properties {
 		if p.Required {
 			req = append(req, p)
 		}
 	}
-	sort.SliceStable(req, func(i, j int) bool {
-		a, b := req[i].RequiredIndex, req[j].RequiredIndex
-		return a != 0 && (b == 0 || a < b)
+	slices.SortStableFunc(req, func(a, b *model.Property) int {
+		switch x, y := a.RequiredIndex, b.RequiredIndex; {
+		case x == y:
+			return 0
+		case x != 0 && (y == 0 || x < y):
+			return -1
+		case y != 0 && (x == 0 || y < x):
+			return 1
+		}
+		return 0
 	})
-	out := make([]any, len(req))
-	for i, p := range req {
-		out[i] = p.Name
+	for _, p := range req {
+		out = append(out, p.Name)
 	}
 	return out
 }
@@ -858,7 +1023,7 @@ func (g *gen) intString(o *ordjson.Object, s *model.Schema) {
 		g.fail(s, "integer with encoding: string has an empty range")
 		return
 	}
-	setPatterns(o, "", IntRangePattern(lo, hi))
+	g.patterns(o, "", IntRangePattern(lo, hi))
 }
 
 // ref emits a use of a named type.
@@ -875,12 +1040,15 @@ func (g *gen) ref(s *model.Schema) *ordjson.Object {
 		return ordjson.New()
 	}
 	g.queued[nt.Name] = nt
-	target := ordjson.New().Set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
-	o := ordjson.New()
+	target := g.obj(1).Set("$ref", "#/"+g.defsKey()+"/"+pointerEscape(nt.Name))
+	if !s.Nullable && len(s.Examples) == 0 && annotations(s) == 0 {
+		return target
+	}
+	o := g.obj(annotations(s) + 1)
 	annotate(o, s)
 	switch {
 	case s.Nullable:
-		o.Set("anyOf", []any{target, ordjson.New().Set("type", "null")})
+		o.Set("anyOf", []any{target, g.obj(1).Set("type", "null")})
 	case len(o.Keys) == 0 && len(s.Examples) == 0:
 		return target
 	case g.draft7:

@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"github.com/babelqueue/bqgen/internal/ordjson"
 	"math"
+	"sync"
 
 	"github.com/babelqueue/bqgen/internal/model"
 )
@@ -131,15 +132,44 @@ func deadLetterSchema() *ordjson.Object {
 		Set("required", []any{"reason", "failed_at", "original_queue", "attempts"})
 }
 
+// envelopeFixed are the blocks of the envelope schema that are the same for every
+// message, written once (ordjson.Raw): trace_id, meta, attempts, dead_letter and the
+// forbidden fields (by their index in ForbiddenFields).
+type envelopeFixed struct {
+	traceID, meta, attempts, deadLetter Raw
+	forbidden                           []Raw
+}
+
+// envelopeBlocks returns the envelopeFixed, built on first use.
+var envelopeBlocks = sync.OnceValue(func() envelopeFixed {
+	raw := mustRaw
+	f := envelopeFixed{
+		traceID: raw(ordjson.New().
+			Set("description", "Correlation id: minted once, then copied unchanged on every hop. Not blank.").
+			Set("type", "string").
+			Set("pattern", NonBlankPattern)),
+		meta:       raw(metaSchema()),
+		attempts:   raw(countSchema("Delivery attempts so far; starts at 0.")),
+		deadLetter: raw(deadLetterSchema()),
+	}
+	for _, ff := range ForbiddenFields {
+		f.forbidden = append(f.forbidden, raw(forbidden(ff)))
+	}
+	return f
+})
+
 // envelopeDoc builds the envelope schema document of m (docs/contract.md).
 //
 // Identity: producers write job, consumers accept the alias urn when job is absent.
 // The generated decoder reads job when present (and then ignores urn), else urn; the
 // schema says the same with two exclusive anyOf branches: job present and equal to
 // the URN, or job absent and urn equal to the URN.
-func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool) (*ordjson.Object, error) {
+// defs holds the definitions of the named types (nil: built here), a the objects (nil:
+// a new Arena).
+func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 bool, defs *defCache, a *ordjson.Arena) (*ordjson.Object, error) {
 	g := newGen(reg, draft7)
-	doc := header(opts, draft7, EnvelopeFile(m.URN))
+	g.defs, g.arena = defs, a
+	doc := header(g.obj(16), opts, draft7, EnvelopeFile(m.URN))
 	doc.Set("title", PascalName(m.URN)+"Envelope")
 	doc.Set("description", "BabelQueue envelope (schema_version 1, https://babelqueue.com/docs/spec/1.x/envelope/) of "+m.URN+". Unknown keys are allowed at every level.")
 	if m.Deprecation != nil {
@@ -157,43 +187,41 @@ func envelopeDoc(reg *model.Registry, m *model.Message, opts Options, draft7 boo
 	}
 	data := body
 	if d := messageDescription(m); d != "" {
-		data = ordjson.New().Set("description", d)
+		data = g.obj(len(body.Keys)+1).Set("description", d)
 		for i, k := range body.Keys {
 			if k != "description" {
 				data.Set(k, body.Values[i])
 			}
 		}
 	}
-	urnConst := func() *ordjson.Object { return ordjson.New().Set("const", m.URN) }
-	props := ordjson.New().
-		Set("job", ordjson.New().
+	urnConst := func() *ordjson.Object { return g.obj(1).Set("const", m.URN) }
+	fixed := envelopeBlocks()
+	props := g.obj(8).
+		Set("job", g.obj(2).
 			Set("description", "The message URN. Producers always write job; consumers also accept the inbound alias urn when job is absent.").
 			Set("const", m.URN)).
-		Set("trace_id", ordjson.New().
-			Set("description", "Correlation id: minted once, then copied unchanged on every hop. Not blank.").
-			Set("type", "string").
-			Set("pattern", NonBlankPattern)).
+		Set("trace_id", fixed.traceID).
 		Set("data", data).
-		Set("meta", metaSchema()).
-		Set("attempts", countSchema("Delivery attempts so far; starts at 0.")).
-		Set("dead_letter", deadLetterSchema())
-	for _, f := range ForbiddenFields {
+		Set("meta", fixed.meta).
+		Set("attempts", fixed.attempts).
+		Set("dead_letter", fixed.deadLetter)
+	for i, f := range ForbiddenFields {
 		if f.Parent == "" {
-			props.Set(f.Key, forbidden(f))
+			props.Set(f.Key, fixed.forbidden[i])
 		}
 	}
 	doc.Set("properties", props)
 	doc.Set("required", []any{"trace_id", "data", "meta", "attempts"})
 	doc.Set("anyOf", []any{
-		ordjson.New().
+		g.obj(4).
 			Set("description", "Identity in job.").
 			Set("type", "object").
-			Set("properties", ordjson.New().Set("job", urnConst())).
+			Set("properties", g.obj(1).Set("job", urnConst())).
 			Set("required", []any{"job"}),
-		ordjson.New().
+		g.obj(4).
 			Set("description", "Identity in the inbound alias urn, job absent.").
 			Set("type", "object").
-			Set("properties", ordjson.New().Set("job", false).Set("urn", urnConst())).
+			Set("properties", g.obj(2).Set("job", false).Set("urn", urnConst())).
 			Set("required", []any{"urn"}),
 	})
 	if err := g.finish(doc); err != nil {

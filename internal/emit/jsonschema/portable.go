@@ -1,6 +1,8 @@
 package jsonschema
 
 import (
+	"sync"
+
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/ordjson"
 )
@@ -51,29 +53,58 @@ func NotFinalNewline() *ordjson.Object {
 // the others go under "allOf"; "not" is NotFinalNewline when any of them needs the
 // guard.
 func setPatterns(o *ordjson.Object, author string, own ...string) {
-	var forms []portableForm
-	if author != "" {
-		forms = append(forms, portable(author, false))
+	writePatterns(o, nil, author, own...)
+}
+
+// patterns is setPatterns for a schema of g, with one "not" for all documents: a
+// shared tree in the manifest profile's (whose trees SDKDataSchemas returns), written
+// once in the others, which are only written.
+func (g *gen) patterns(o *ordjson.Object, author string, own string) {
+	var guard any = notFinalNewlineTree
+	if g.inline == nil {
+		guard = notFinalNewlineText()
 	}
-	for _, p := range own {
-		if p != "" {
-			forms = append(forms, portable(p, true))
-		}
-	}
-	guard := false
+	writePatterns(o, guard, author, own)
+}
+
+// notFinalNewlineTree is the NotFinalNewline of every manifest-profile schema: one
+// tree, which nothing modifies (sdkPass walks properties and items only), and
+// notFinalNewlineText the same written once.
+var (
+	notFinalNewlineTree = NotFinalNewline()
+	notFinalNewlineText = sync.OnceValue(func() Raw { return mustRaw(notFinalNewlineTree) })
+)
+
+// writePatterns is setPatterns with guard as the value of "not" (nil: a new
+// NotFinalNewline).
+func writePatterns(o *ordjson.Object, guard any, author string, own ...string) {
 	var rest []any
-	for i, f := range forms {
-		guard = guard || f.guard
-		if i == 0 {
-			o.Set("pattern", f.text)
+	first, needGuard := true, false
+	for i := -1; i < len(own); i++ {
+		var f portableForm
+		switch {
+		case i < 0 && author != "":
+			f = portable(author, false)
+		case i >= 0 && own[i] != "":
+			f = portable(own[i], true)
+		default:
 			continue
 		}
-		rest = append(rest, ordjson.New().Set("pattern", f.text))
+		needGuard = needGuard || f.guard
+		if first {
+			o.Set("pattern", f.text)
+			first = false
+			continue
+		}
+		rest = append(rest, ordjson.NewCap(1).Set("pattern", f.text))
 	}
 	if len(rest) > 0 {
 		o.Set("allOf", rest)
 	}
-	if guard {
-		o.Set("not", NotFinalNewline())
+	if needGuard {
+		if guard == nil {
+			guard = NotFinalNewline()
+		}
+		o.Set("not", guard)
 	}
 }

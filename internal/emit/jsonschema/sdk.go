@@ -59,13 +59,15 @@ func planSDK(ix *pii.Index, m *model.Message, opts Options) sdkPlan {
 	return sdkPlan{inlined: ix.Inlined(m), added: added, deep: deep, bound: sdkBound(ix, m, opts)}
 }
 
-// sdkDataDoc builds the manifest-profile data schema of m, as plan allows.
-func sdkDataDoc(reg *model.Registry, plan sdkPlan, m *model.Message, opts Options, name string) (*ordjson.Object, error) {
+// sdkDataDoc builds the manifest-profile data schema of m, as plan allows, its objects
+// from a (nil: a new Arena).
+func sdkDataDoc(reg *model.Registry, plan sdkPlan, m *model.Message, opts Options, name string, a *ordjson.Arena) (*ordjson.Object, error) {
 	if !plan.inlined {
 		return nil, fmt.Errorf("%s: %s: inlining the named types of %q would add more than %d bytes or nest deeper than %d levels (%d bytes, %d levels; BQ050)",
 			m.Pos, name, m.URN, pii.MaxBytes, pii.MaxNesting, plan.added, plan.deep)
 	}
 	g := newGen(reg, true)
+	g.arena = a
 	in := &inliner{g: g, counts: map[*model.NamedType]int{}}
 	g.inline = in.inline
 	doc, err := genDataDoc(g, m, opts, name)
@@ -198,7 +200,9 @@ func asFloat(v any) (float64, bool) {
 
 // SDKDataSchemas returns a function that builds the manifest-profile data schema of a
 // message of reg (the document Emit writes to SDKDataFile), without the other files:
-// `bqgen fixtures` puts it into its manifest. The function fails as Emit would.
+// `bqgen fixtures` puts it into its manifest. The function fails as Emit would. The
+// documents it returns share subtrees with each other (the final-newline guard of
+// every pattern): read them, do not modify them.
 func SDKDataSchemas(reg *model.Registry, opts Options) (func(m *model.Message) (*ordjson.Object, error), error) {
 	opts, err := opts.normalize()
 	if err != nil {
@@ -206,6 +210,6 @@ func SDKDataSchemas(reg *model.Registry, opts Options) (func(m *model.Message) (
 	}
 	ix := pii.NewIndex(reg)
 	return func(m *model.Message) (*ordjson.Object, error) {
-		return sdkDataDoc(reg, planSDK(ix, m, opts), m, opts, SDKDataFile(m.URN))
+		return sdkDataDoc(reg, planSDK(ix, m, opts), m, opts, SDKDataFile(m.URN), nil)
 	}, nil
 }
