@@ -21,10 +21,18 @@ example: generate
 node-tools:
 	cd tools/node && npm ci --no-audit --no-fund
 
-# The test command CI runs (.ci/run).
+# The test command CI runs (.ci/run). What each flag saves is in docs/performance.md,
+# "The test suite":
+#   -trimpath (through GOFLAGS, so the go commands the tests run inherit it too): the
+#     tests build generated modules with -trimpath (internal/gomodtest); compiled the
+#     same way here, the standard library and the dependencies are compiled once, not
+#     once for the tests and again for their modules.
+#   -vet=off: go vet ./... has just run every analyzer go test's vet step runs.
+#   -ldflags='-s -w': the test binaries are linked without a symbol table and DWARF
+#     (stack traces keep their function names and lines).
 test: node-tools
-	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	GOFLAGS='$(strip $(GOFLAGS) -trimpath)' $(GO) vet ./...
+	GOFLAGS='$(strip $(GOFLAGS) -trimpath)' $(GO) test -count=1 -vet=off -ldflags='-s -w' ./...
 
 # Every benchmark (docs/performance.md): generator (internal/synth: load+check, Go,
 # JSON Schema for 100/1,000/10,000 URNs), go build of the generated package
