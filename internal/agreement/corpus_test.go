@@ -85,3 +85,30 @@ func TestCorpusDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteAsEncodingJSON: quote (whose printable-ASCII strings skip the Encoder) writes
+// every string as encoding/json's Encoder does without HTML escaping: each single byte,
+// each pair of ASCII bytes, and strings with escapes, HTML characters, U+2028, invalid
+// UTF-8 and other code points.
+func TestQuoteAsEncodingJSON(t *testing.T) {
+	cases := []string{"", "plain key", `a"b`, `a\b`, "<&>", "tab\there", "\u2028\u2029", "\xff\xfe", "é", "😀", "a\x7fb", "\x00"}
+	for c := 0; c < 256; c++ {
+		cases = append(cases, string(rune(c)), string([]byte{byte(c)}), "x"+string([]byte{byte(c)})+"y")
+	}
+	for c := 0; c < 128; c++ {
+		for d := 0; d < 128; d++ {
+			cases = append(cases, string([]byte{byte(c), byte(d)}))
+		}
+	}
+	for _, s := range cases {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := quote(s); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+			t.Errorf("quote(%q) = %s, want %s", s, got, want.Bytes())
+		}
+	}
+}

@@ -269,10 +269,12 @@ type line struct {
 	Key  string          ` + "`json:\"key\"`" + `
 	Data json.RawMessage ` + "`json:\"data\"`" + `
 	SDK  string          ` + "`json:\"sdk\"`" + `
+	// PlainOnly: stop after the clear body (round 1 of the test reads nothing else).
+	PlainOnly bool ` + "`json:\"plain_only\"`" + `
 }
 
 func main() {
-	targets := map[string]func(data, sdk []byte) result{}
+	targets := map[string]func(data, sdk []byte, plainOnly bool) result{}
 %s
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<26)
@@ -288,7 +290,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "no target for", l.Key)
 			os.Exit(2)
 		}
-		out.Encode(run(l.Data, []byte(l.SDK)))
+		out.Encode(run(l.Data, []byte(l.SDK), l.PlainOnly))
 	}
 	if err := in.Err(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -299,7 +301,7 @@ func main() {
 
 // wireRun is the per-registry generic round trip of the program; %[1]s is the root
 // package of the registry.
-const wireRun = `func run_%[1]s[T any, P %[1]s.MessageData[T]](data, sdk []byte) (res result) {
+const wireRun = `func run_%[1]s[T any, P %[1]s.MessageData[T]](data, sdk []byte, plainOnly bool) (res result) {
 	var x T
 	if err := any(&x).(json.Unmarshaler).UnmarshalJSON(data); err != nil {
 		res.Err = "unmarshal: " + err.Error()
@@ -319,6 +321,9 @@ const wireRun = `func run_%[1]s[T any, P %[1]s.MessageData[T]](data, sdk []byte)
 		}
 		if i == 0 {
 			res.Plain = string(b)
+			if plainOnly {
+				return
+			}
 		} else {
 			res.Protected = string(b)
 		}
@@ -529,13 +534,13 @@ func wireSet(t *testing.T, s set) (total wireTotals) {
 	mod.Write("cmd/wire/main.go", fmt.Appendf(nil, wireMain, imports.String(), cipherPrefix, wrongPrefix, runs.String(), targets.String()))
 	bin := mod.Build("./cmd/wire")
 	total.build = time.Since(start)
-	// Round 1 gives body0 of each instance; the SDK producer's envelope is made from
-	// it, then round 2 runs everything. (The program is deterministic: fixed trace,
-	// id and clock.)
-	run := func(sdk []string) []wireResult {
+	// Round 1 gives body0 of each instance (and stops there: plainOnly); the SDK
+	// producer's envelope is made from it, then round 2 runs everything and is the one
+	// checked. (The program is deterministic: fixed trace, id and clock.)
+	run := func(sdk []string, plainOnly bool) []wireResult {
 		var lines bytes.Buffer
 		for i, c := range cases {
-			l, _ := json.Marshal(map[string]any{"key": c.set + " " + c.urn, "data": json.RawMessage(c.data), "sdk": sdk[i]})
+			l, _ := json.Marshal(map[string]any{"key": c.set + " " + c.urn, "data": json.RawMessage(c.data), "sdk": sdk[i], "plain_only": plainOnly})
 			lines.Write(append(l, '\n'))
 		}
 		cmd := exec.Command(bin)
@@ -561,7 +566,7 @@ func wireSet(t *testing.T, s set) (total wireTotals) {
 		}
 		return res
 	}
-	first := run(make([]string, len(cases)))
+	first := run(make([]string, len(cases)), true)
 	sdk := make([]string, len(cases))
 	for i, r := range first {
 		if r.Err != "" {
@@ -579,7 +584,7 @@ func wireSet(t *testing.T, s set) (total wireTotals) {
 		sdk[i] = env.encode()
 	}
 
-	for i, r := range run(sdk) {
+	for i, r := range run(sdk, false) {
 		c := cases[i]
 		where := fmt.Sprintf("%s %s %s", c.set, c.urn, c.name)
 		if strings.HasPrefix(r.Err, "New: ") && !property.ExactDoubles(c.data) {
