@@ -638,12 +638,13 @@ func parsedDoc(text string) []string {
 // and prints back unchanged, which most doc texts are, without parsing it: lines
 // separated by single blank lines, none blank at the start or the end, each starting
 // with a letter (so none is indented, a code block or list item, a `#` heading or a
-// link definition), no `[` (no doc link), and no paragraph of one line that ends in a
-// letter or digit (an implicit heading). ok is false for any other text.
+// link definition), no `[` (no doc link), no two backquotes or two single quotes in
+// a row (which the parser turns into “ and ”), and no paragraph of one line that ends
+// in a letter or digit (an implicit heading). ok is false for any other text.
 // TestPlainDocMatchesParser compares it with the parser's output.
 func plainDoc(text string) (lines []string, ok bool) {
 	body, found := strings.CutSuffix(text, "\n")
-	if !found || body == "" || strings.IndexByte(body, '[') >= 0 {
+	if !found || body == "" || strings.IndexByte(body, '[') >= 0 || strings.Contains(body, "``") || strings.Contains(body, "''") {
 		return nil, false
 	}
 	src := strings.Split(body, "\n")

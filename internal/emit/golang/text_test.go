@@ -140,8 +140,9 @@ func TestQualMatchesJen(t *testing.T) {
 // TestPlainDocMatchesParser holds plainDoc, docComment's shortcut for plain
 // paragraphs, to go/doc/comment's parser and printer (parsedDoc) on every text it
 // accepts: texts the emitter writes and random texts assembled from lines that the
-// parser reads as headings, lists, code, links, doc links, URLs and directives, and
-// plain ones; and it must accept the plain ones.
+// parser reads as headings, lists, code, links, doc links, URLs and directives, TeX-style
+// quotes (two backquotes or two single quotes, which it prints as “ and ”), and plain
+// ones; and it must accept the plain ones.
 func TestPlainDocMatchesParser(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{"Free text.\n", "Deprecated: Use reference.\n", "GDPR-sensitive personal data (contact).\n",
@@ -154,7 +155,7 @@ func TestPlainDocMatchesParser(t *testing.T) {
 	frags := []string{"Free text.", "Shipping details", "Shipping details.", "# Heading", "- item", "* item", "1. first", "2) second",
 		"\tcode", " indented", "[Link]: https://example.com", "See [Name] here.", "See https://example.com/x.", "go:build ignore",
 		"+build ignore", "#cgo LDFLAGS", "Deprecated: Use x.", "Ünïcode line", "日本語のテキスト。", "a lower case line", "Text (with parens)",
-		"Ends with digit 42", "Ends with quote\"", "x := f(y) {", "}", "", "", "Über's thing", "TODO: fix", "e.g. something", "Money, amount"}
+		"Ends with digit 42", "Ends with quote\"", "Quoted ``like this'' in TeX style", "Markdown ```fence``` here", "x := f(y) {", "}", "", "", "Über's thing", "TODO: fix", "e.g. something", "Money, amount"}
 	rng := rand.New(rand.NewPCG(22, 8))
 	plain := 0
 	for i := range 20000 {
