@@ -189,16 +189,25 @@ func (c *Cache) path(k Key) string {
 }
 
 // Get returns the payload stored under k, or false: no cache, no entry, or an entry
-// that cannot be read or is not intact.
+// that cannot be read, is not intact or is not a regular file (Put writes regular
+// files; opening a named pipe would wait for a writer, and a signal does not end that
+// wait).
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	if !c.Enabled() {
 		return nil, false
 	}
-	f, err := os.Open(c.path(k))
+	p := c.path(k)
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
 	b, err := io.ReadAll(io.LimitReader(f, int64(len(magic)+sha256.Size+8+MaxEntry+1)))
 	if err != nil {
 		return nil, false
