@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -58,7 +59,10 @@ func New(dir string, id []byte) *Cache {
 }
 
 // Default returns the cache cmd/bqgen uses: the directory $BQGEN_CACHE when getenv
-// returns it set (nil, no cache, when it is "off"), else "bqgen" in os.UserCacheDir,
+// returns it set (nil, no cache, when it is "off" in any case, or not an absolute
+// path: as with the go command's GOCACHE, a relative one would put a cache in every
+// directory bqgen runs in, which `go generate` makes each package's, the output
+// directory with `-o .`), else "bqgen" in os.UserCacheDir,
 // for the running executable, identified by the SHA-256 of its file (read on first
 // use: a new build of bqgen, or one built by another Go toolchain, never reuses an
 // entry). It returns nil when there is no cache directory; when the executable cannot
@@ -66,7 +70,9 @@ func New(dir string, id []byte) *Cache {
 func Default(getenv func(string) string) *Cache {
 	dir := getenv(EnvVar)
 	switch {
-	case dir == Off:
+	case strings.EqualFold(dir, Off):
+		return nil
+	case dir != "" && !filepath.IsAbs(dir):
 		return nil
 	case dir == "":
 		d, err := os.UserCacheDir()
@@ -189,16 +195,25 @@ func (c *Cache) path(k Key) string {
 }
 
 // Get returns the payload stored under k, or false: no cache, no entry, or an entry
-// that cannot be read or is not intact.
+// that cannot be read, is not intact or is not a regular file (Put writes regular
+// files; opening a named pipe would wait for a writer, and a signal does not end that
+// wait).
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	if !c.Enabled() {
 		return nil, false
 	}
-	f, err := os.Open(c.path(k))
+	p := c.path(k)
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
 	b, err := io.ReadAll(io.LimitReader(f, int64(len(magic)+sha256.Size+8+MaxEntry+1)))
 	if err != nil {
 		return nil, false

@@ -212,8 +212,10 @@ func TestDefault(t *testing.T) {
 			return ""
 		}
 	}
-	if c := Default(env(Off)); c != nil {
-		t.Fatalf("BQGEN_CACHE=off: Default = %v; want nil", c)
+	for _, v := range []string{Off, "OFF", "Off", "cache", ".bqgen-cache", "./cache", "../cache", "~/cache"} {
+		if c := Default(env(v)); c != nil {
+			t.Fatalf("BQGEN_CACHE=%s: Default in %q; want nil (off, or not an absolute path)", v, c.Dir())
+		}
 	}
 	var none *Cache
 	none.Put(Key{}, []byte("x")) // a nil cache stores nothing and does not panic

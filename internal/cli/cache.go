@@ -96,16 +96,33 @@ func (e env) replayStreams(cmd string, ent *runEntry) {
 	}
 }
 
-// recorder passes writes on to w and keeps a copy.
+// recorder passes writes on to w and keeps a copy. failed says a write did not take
+// all it was given: what was recorded is then not what the run printed in full, and
+// is not stored (stdout redirected to a full disk must not make later runs print
+// nothing).
 type recorder struct {
-	w   io.Writer
-	buf bytes.Buffer
+	w      io.Writer
+	buf    bytes.Buffer
+	failed bool
 }
 
 func (r *recorder) Write(p []byte) (int, error) {
 	n, err := r.w.Write(p)
 	r.buf.Write(p[:n])
+	if err != nil || n < len(p) {
+		r.failed = true
+	}
 	return n, err
+}
+
+// intact reports whether every write to the recorders took all it was given.
+func intact(rs ...*recorder) bool {
+	for _, r := range rs {
+		if r.failed {
+			return false
+		}
+	}
+	return true
 }
 
 // recording returns e with its output streams recorded (out, errs).
@@ -204,7 +221,7 @@ func verifyOutput(ctx context.Context, out string, files []fileDigest, opts outd
 // was read and rejected (ExitFindings) is a function of the key; I/O and usage
 // errors are not kept.
 func (r *outputRun) rejected(e env, code int) {
-	if r.cached && code == ExitFindings {
+	if r.cached && code == ExitFindings && intact(r.stdout, r.stderr) {
 		e.storeRun(r.key, &runEntry{Stdout: r.stdout.buf.Bytes(), Stderr: r.stderr.buf.Bytes(), Code: code})
 	}
 }
@@ -235,7 +252,7 @@ func (r *outputRun) sync(e env, src outdir.Source) int {
 		fmt.Fprintf(e.stderr, "bqgen %s: %s\n", r.cmd, errLine(err))
 		return ExitError
 	}
-	if r.cached && complete(digests) {
+	if r.cached && complete(digests) && intact(r.stdout, r.stderr) {
 		pre.Files = digests
 		e.storeRun(r.key, pre)
 	}

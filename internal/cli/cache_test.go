@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -587,6 +589,55 @@ func TestCacheUncreatable(t *testing.T) {
 		for _, args := range [][]string{{"check", "-r", reg, "--strict"}, {"generate", "-r", reg, "-o", out, "--import-path", "example.com/events"}} {
 			if _, replayed := c.asUncached(t, out, args...); replayed {
 				t.Fatalf("%v: replayed without a cache directory", args)
+			}
+		}
+	}
+}
+
+// failingWriter is a stream that takes nothing: a full disk (stdout redirected to
+// /dev/full), a closed pipe.
+type failingWriter struct{}
+
+func (failingWriter) Write(p []byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestCacheFailedStreamNotRecorded: a run whose stdout or stderr did not take what it
+// printed leaves no entry of it, so that the next run prints it all (`bqgen check >
+// /dev/full` once made every later `bqgen check` print nothing). Each command is run
+// with each stream failing, on a rejected registry (all it prints is the findings) and
+// on one with a warning (printed before the output is written).
+func TestCacheFailedStreamNotRecorded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	putFile(t, bad, "version: 1\nmessages:\n  urn:babel:shop:order.placed:\n    data: {type: object, properties: {id: {type: strin}}}\n")
+	warn := filepath.Join(dir, "warn.yaml")
+	putFile(t, warn, "version: 1\nmessages:\n  urn:babel:zz:thing.done:\n    data: {type: object, properties: {orderId: {type: string}}}\n")
+	out := filepath.Join(dir, "out")
+	for _, reg := range []string{bad, warn} {
+		for _, args := range [][]string{
+			{"generate", "-r", reg, "-o", out, "--import-path", "example.com/x"},
+			{"check", "-r", reg},
+			{"check", "-r", reg, "--format", "json"},
+			{"jsonschema", "-r", reg, "-o", out},
+			{"fixtures", "-r", reg, "-o", out},
+		} {
+			for _, failing := range []string{"stdout", "stderr"} {
+				c := newCached(t, "exe")
+				stdout, stderr := io.Writer(&bytes.Buffer{}), io.Writer(&bytes.Buffer{})
+				if failing == "stdout" {
+					stdout = failingWriter{}
+				} else {
+					stderr = failingWriter{}
+				}
+				before := snapshot(t, out)
+				c.Run(context.Background(), args, strings.NewReader(""), stdout, stderr)
+				restore(t, out, before)
+				// asUncached fails unless the run prints all that a run without the
+				// cache prints; a replay is fine when the stream that failed took
+				// nothing of the entry's (the findings of generate go to stderr).
+				if res, _ := c.asUncached(t, out, args...); res.stdout+res.stderr == "" {
+					t.Fatalf("%v: the registry made it print nothing", args)
+				}
 			}
 		}
 	}

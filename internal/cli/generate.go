@@ -447,7 +447,7 @@ func checkRun(e env, regPath, format string, strict, withPII bool) int {
 	}
 	re, out, errs := e.recording()
 	code := checkInput(re, in, format, strict, withPII)
-	if cached && code != ExitError {
+	if cached && code != ExitError && intact(out, errs) {
 		e.storeRun(key, &runEntry{Stdout: out.buf.Bytes(), Stderr: errs.buf.Bytes(), Code: code})
 	}
 	return code

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -28,6 +29,12 @@ var (
 		"//go:generate sh -c 'echo PWNED'", "go:linkname evil runtime.evil", "line evil.go:1", "//line evil.go:1",
 		"export Evil", "//export Evil", "#cgo LDFLAGS: -levil", "/* open", "*/ close", "Intro.\n\n\t+build ignore",
 		"Intro.\n\n    go:build ignore", "text\n+build linux\nmore"}
+	// docShapes are texts whose doc comment go/doc/comment prints in a form that it, and
+	// so gofmt, reads differently: a list after a code block, TeX-style quotes (two
+	// backquotes or two single quotes, printed as “ and ”), a first word that
+	// directiveSafe quotes into two backquotes in a row, implicit headings.
+	docShapes = []string{"Intro.\n\n    code line\n- item after the code", "Intro:\n\tcode\n* star\n continued",
+		"Quoted ``like this'' in TeX style", "go:`", "Intro.\n\nTitle Case Line\n\nText.", "UPPER\n\n\tcode\n\nUPPER"}
 	// specialNames are names the go tool or the generated files treat specially.
 	specialNames = []string{"main", "init", "documentation", "internal", "testdata", "vendor", "bqrt", "context",
 		"slog", "regexp", "errors", "fmt", "strings", "pattern0", "pattern1", "babelqueue", "types", "events",
@@ -213,7 +220,7 @@ func candidates(rng *rand.Rand) []func(*advReg) {
 		}
 		pick(roles...)
 	}
-	for _, text := range directiveLines {
+	for _, text := range slices.Concat(directiveLines, docShapes) {
 		roles := []func(*advReg){
 			func(r *advReg) { r.Messages[baseMessage]["summary"] = text },
 			func(r *advReg) { r.Messages[baseMessage]["description"] = text },

@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	doccomment "go/doc/comment"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -566,8 +567,8 @@ func (g *gen) namedScalar(name string, s *model.Schema, doc []string, desc strin
 
 // ---- docs ----
 
-// fieldDoc is docLines(lines), memoised (g.fieldDocs): for the doc comments of
-// fields and constants, whose texts repeat.
+// fieldDoc is innerDocComment of the doc lines, memoised (g.fieldDocs): for the doc
+// comments of fields and constants, whose texts repeat.
 func (g *gen) fieldDoc(lines []string) []string {
 	if len(lines) == 0 {
 		return nil
@@ -579,23 +580,29 @@ func (g *gen) fieldDoc(lines []string) []string {
 	if g.fieldDocs == nil {
 		g.fieldDocs = map[string][]string{}
 	}
-	d := docLines(lines)
+	d := innerDocComment(docText(lines))
 	g.fieldDocs[key] = d
 	return d
 }
 
-// docLines returns doc lines as the lines of a doc comment (docComment), each
-// starting with "//"; extra paragraphs are appended after a blank comment line.
+// docLines returns doc lines as the lines of a top-level doc comment (docComment),
+// each starting with "//"; extra paragraphs are appended after a blank comment line.
 func docLines(lines []string, extra ...string) []string {
 	if len(lines)+len(extra) == 0 {
 		return nil
 	}
+	return docComment(docText(append(append([]string(nil), lines...), extra...)))
+}
+
+// docText joins doc lines into a doc comment's text, without control characters and
+// trailing blanks.
+func docText(lines []string) string {
 	var text strings.Builder
-	for _, l := range append(append([]string(nil), lines...), extra...) {
+	for _, l := range lines {
 		text.WriteString(strings.TrimRight(sanitize(l), " \t"))
 		text.WriteByte('\n')
 	}
-	return docComment(text.String())
+	return text.String()
 }
 
 // docComment returns text as the lines of a Go doc comment, each starting with `//`,
@@ -611,10 +618,40 @@ func docComment(text string) []string {
 	if lines, ok := plainDoc(text); ok {
 		return lines
 	}
+	return stableDoc(text)
+}
+
+// innerDocComment is docComment for a comment inside a declaration (a field's, a
+// constant's in a block), which gofmt does not reformat: the text as go/doc/comment
+// prints it once, as the jen emitter wrote it.
+func innerDocComment(text string) []string {
+	if lines, ok := plainDoc(text); ok {
+		return lines
+	}
 	return parsedDoc(text)
 }
 
-// parsedDoc is docComment through go/doc/comment's parser and printer.
+// stableDoc is docComment's parsedDoc, repeated until the lines are what gofmt makes
+// of them: go/printer's formatDocComment parses and prints the text of a top-level
+// doc comment again, and neither the printer nor directiveSafe's quoting is a
+// fixpoint everywhere (a list after a code block is printed indented like the code,
+// and is read back as part of it; a first word "go:`" gets a backquote before and
+// after it, and the parser turns the two backquotes in a row into “).
+// TestDocCommentIsGofmtFixpoint holds the result to go/format.
+func stableDoc(text string) []string {
+	lines := parsedDoc(text)
+	for range 8 {
+		again := parsedDoc(commentText(lines))
+		if slices.Equal(again, lines) {
+			break
+		}
+		lines = again
+	}
+	return lines
+}
+
+// parsedDoc parses text as a doc comment (go/doc/comment) and prints it as comment
+// lines, each through directiveSafe.
 func parsedDoc(text string) []string {
 	var p doccomment.Parser
 	var pr doccomment.Printer
@@ -634,16 +671,28 @@ func parsedDoc(text string) []string {
 	return lines
 }
 
+// commentText is the text of the comment lines as go/printer's formatDocComment reads
+// it: each line without its `//` and one blank after it.
+func commentText(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(strings.TrimPrefix(strings.TrimPrefix(l, "//"), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // plainDoc is docComment for a text that go/doc/comment reads as plain paragraphs
 // and prints back unchanged, which most doc texts are, without parsing it: lines
 // separated by single blank lines, none blank at the start or the end, each starting
 // with a letter (so none is indented, a code block or list item, a `#` heading or a
-// link definition), no `[` (no doc link), and no paragraph of one line that ends in a
-// letter or digit (an implicit heading). ok is false for any other text.
+// link definition), no `[` (no doc link), no two backquotes or two single quotes in
+// a row (which the parser turns into “ and ”), and no paragraph of one line that ends
+// in a letter or digit (an implicit heading). ok is false for any other text.
 // TestPlainDocMatchesParser compares it with the parser's output.
 func plainDoc(text string) (lines []string, ok bool) {
 	body, found := strings.CutSuffix(text, "\n")
-	if !found || body == "" || strings.IndexByte(body, '[') >= 0 {
+	if !found || body == "" || strings.IndexByte(body, '[') >= 0 || strings.Contains(body, "``") || strings.Contains(body, "''") {
 		return nil, false
 	}
 	src := strings.Split(body, "\n")
@@ -667,8 +716,8 @@ func plainDoc(text string) (lines []string, ok bool) {
 	for i, l := range lines {
 		if l == "" {
 			lines[i] = "//"
-		} else {
-			lines[i] = directiveSafe("// " + l)
+		} else if lines[i] = directiveSafe("// " + l); strings.Contains(lines[i], "``") {
+			return nil, false // directiveSafe's quotes made two in a row ("go:`")
 		}
 	}
 	return lines, true

@@ -140,8 +140,9 @@ func TestQualMatchesJen(t *testing.T) {
 // TestPlainDocMatchesParser holds plainDoc, docComment's shortcut for plain
 // paragraphs, to go/doc/comment's parser and printer (parsedDoc) on every text it
 // accepts: texts the emitter writes and random texts assembled from lines that the
-// parser reads as headings, lists, code, links, doc links, URLs and directives, and
-// plain ones; and it must accept the plain ones.
+// parser reads as headings, lists, code, links, doc links, URLs and directives, TeX-style
+// quotes (two backquotes or two single quotes, which it prints as “ and ”), and plain
+// ones; and it must accept the plain ones.
 func TestPlainDocMatchesParser(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{"Free text.\n", "Deprecated: Use reference.\n", "GDPR-sensitive personal data (contact).\n",
@@ -154,7 +155,7 @@ func TestPlainDocMatchesParser(t *testing.T) {
 	frags := []string{"Free text.", "Shipping details", "Shipping details.", "# Heading", "- item", "* item", "1. first", "2) second",
 		"\tcode", " indented", "[Link]: https://example.com", "See [Name] here.", "See https://example.com/x.", "go:build ignore",
 		"+build ignore", "#cgo LDFLAGS", "Deprecated: Use x.", "Ünïcode line", "日本語のテキスト。", "a lower case line", "Text (with parens)",
-		"Ends with digit 42", "Ends with quote\"", "x := f(y) {", "}", "", "", "Über's thing", "TODO: fix", "e.g. something", "Money, amount"}
+		"Ends with digit 42", "Ends with quote\"", "Quoted ``like this'' in TeX style", "Markdown ```fence``` here", "x := f(y) {", "}", "", "", "Über's thing", "TODO: fix", "e.g. something", "Money, amount"}
 	rng := rand.New(rand.NewPCG(22, 8))
 	plain := 0
 	for i := range 20000 {
@@ -176,5 +177,44 @@ func TestPlainDocMatchesParser(t *testing.T) {
 	t.Logf("plainDoc accepted %d of 20000 texts", plain)
 	if plain < 1000 {
 		t.Errorf("plainDoc accepted %d of 20000 texts: the comparison is too thin", plain)
+	}
+}
+
+// TestDocCommentIsGofmtFixpoint holds docComment to what gofmt does to a doc comment
+// (go/printer's formatDocComment parses and prints it again): on random texts
+// assembled from lines the parser reads as headings, lists, code blocks, links,
+// directives and TeX-style quotes, in any order, a file with the comment on a
+// declaration must come out of go/format unchanged. go/doc/comment's printer alone is
+// not enough: it indents a list after a code block like the code, so that the text
+// parsed again has the list inside the code block.
+func TestDocCommentIsGofmtFixpoint(t *testing.T) {
+	t.Parallel()
+	frags := []string{"Free text.", "Shipping details", "# Heading", "#nohead", "- item", "* item", "+ item", "1. first", "2) second",
+		"\tcode", "    code four", " indented", "  two spaces", "[Link]: https://example.com", "See [Name] here.", "https://example.com/x",
+		"go:build ignore", "+build ignore", "#cgo LDFLAGS", "go:`", "Deprecated: Use x.", "Quoted ``like this''", "```", "Ünïcode line",
+		"Ends with digit 42", "}", "", "", "", "-", "> quote", "TODO: fix"}
+	rng := rand.New(rand.NewPCG(23, 9))
+	n := 5000
+	if testing.Short() {
+		n = 1000
+	}
+	for i := range n {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(frags[rng.IntN(len(frags))])
+			b.WriteByte('\n')
+		}
+		if strings.TrimSpace(b.String()) == "" {
+			continue // no doc comment is written for blank text
+		}
+		lines := docComment(b.String())
+		src := "package p\n\n" + strings.Join(lines, "\n") + "\nvar X int\n"
+		got, err := format.Source([]byte(src))
+		if err != nil {
+			t.Fatalf("case %d, %q: %v", i, b.String(), err)
+		}
+		if string(got) != src {
+			t.Fatalf("case %d, %q: gofmt changes the doc comment\n%s\nto\n%s", i, b.String(), src, got)
+		}
 	}
 }
