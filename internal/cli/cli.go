@@ -158,7 +158,30 @@ func (r Runner) Run(ctx context.Context, args []string, stdin io.Reader, stdout,
 		fmt.Fprintf(stderr, "usage: bqgen %s\nrun 'bqgen help %s' for details\n", c.usage, c.name)
 		return ExitError
 	}
-	return run(e, fs.Args())
+	out := &watchedWriter{w: stdout}
+	e.stdout = out
+	code := run(e, fs.Args())
+	if out.err != nil && code != ExitError {
+		// What the command printed did not all reach its reader (a full disk, a closed
+		// pipe): the run did not do its job, whatever it found (exit 2).
+		fmt.Fprintf(stderr, "bqgen %s: writing standard output: %s\n", c.name, errLine(out.err))
+		return ExitError
+	}
+	return code
+}
+
+// watchedWriter passes writes to w and keeps the first error w returned.
+type watchedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (ww *watchedWriter) Write(p []byte) (int, error) {
+	n, err := ww.w.Write(p)
+	if err != nil && ww.err == nil {
+		ww.err = err
+	}
+	return n, err
 }
 
 func unknownCommand(w io.Writer, name string) int {
