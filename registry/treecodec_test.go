@@ -459,3 +459,33 @@ func renderNames(reg *model.Registry, names *gonames.Names) string {
 	}
 	return render(reflect.ValueOf(names))
 }
+
+// BenchmarkTreeCodec: one synthetic context file (10,000 URNs' registry, orders.yaml)
+// parsed and format-checked, encoded, and decoded (what a TreeStore hit costs).
+func BenchmarkTreeCodec(b *testing.B) {
+	data := synth.Files(synth.Options{Messages: 10000})["orders.yaml"]
+	root, _ := parseFile("orders.yaml", data)
+	enc := encodeTree(root)
+	b.Run("parse+check", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			r, _ := parseFile("orders.yaml", data)
+			validateFormat(r, &fieldMemo{})
+		}
+	})
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			encodeTree(root)
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			if _, err := decodeTree("orders.yaml", enc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.ReportMetric(float64(len(enc))/float64(len(data)), "enc/yaml")
+}
