@@ -369,10 +369,16 @@ func FuzzDecodeTree(f *testing.F) {
 			f.Add(encodeTree(root))
 		}
 	}
-	if b, err := os.ReadFile("../testdata/registry/valid.yaml"); err == nil {
-		if root, _ := parseFile("f.yaml", b); root != nil && !root.shared {
-			f.Add(encodeTree(root))
+	for _, p := range []string{"../testdata/registry/good/registry.yaml", "../testdata/registry/good/yaml11.yaml"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
 		}
+		root, _ := parseFile(p, b)
+		if root == nil || root.shared {
+			f.Fatalf("%s: no tree to encode", p)
+		}
+		f.Add(encodeTree(root))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		root, err := decodeTree("f.yaml", b)
