@@ -12,10 +12,11 @@ import (
 // TreeStore keeps encoded trees of registry files across runs (bqgen's build cache;
 // docs/performance.md, "Build cache"). Keys are TreeKey values: the SHA-256 of a
 // file's bytes and of treeFormat, so an entry is a pure function of its key. Get
-// returns what Put stored under key, or false; an implementation may lose entries,
-// return false for any reason, or even return altered bytes (DecodeTree then fails
-// and the file is parsed as usual). Both must be safe for concurrent use: a Load calls
-// them from several goroutines.
+// returns what Put stored under key, or false; an implementation may lose entries or
+// return false for any reason. Bytes that are not an intact encoding are a miss (the
+// file is parsed as usual), but bytes that decode to another tree are not detected:
+// the store must keep its entries intact (the build cache checks a SHA-256 of each).
+// Both must be safe for concurrent use: a Load calls them from several goroutines.
 type TreeStore interface {
 	Get(key [sha256.Size]byte) ([]byte, bool)
 	Put(key [sha256.Size]byte, enc []byte)
@@ -71,8 +72,8 @@ const (
 //	mapping: uvarint count, then each entry's key (offset, length), key line (delta),
 //	key column and value node; a sequence: uvarint count, then its items.
 //
-// The file name is not encoded (DecodeTree sets it); size and height are not either:
-// they follow from the tree and DecodeTree computes them.
+// The file name is not encoded (decodeTree sets it); size and height are not either:
+// they follow from the tree and decodeTree computes them.
 func encodeTree(root *tnode) []byte {
 	if root == nil || root.shared {
 		return nil
@@ -167,7 +168,7 @@ func (e *treeEncoder) node(n *tnode, depth int) bool {
 	return true
 }
 
-// errBadTree is DecodeTree's error for anything that is not an intact encoding.
+// errBadTree is decodeTree's error for anything that is not an intact encoding.
 var errBadTree = errors.New("registry: not an encoded tree")
 
 // decodeTree returns the tree enc encodes (encodeTree), its positions in the file
