@@ -89,8 +89,17 @@ func encodeTree(root *tnode) []byte {
 	out = binary.AppendUvarint(out, e.items)
 	out = binary.AppendUvarint(out, uint64(len(e.table)))
 	out = append(out, e.table...)
-	return append(out, e.body...)
+	if out = append(out, e.body...); len(out) > maxStoredTree {
+		return nil
+	}
+	return out
 }
+
+// maxStoredTree is the largest encoding, in bytes, encodeTree returns and decodeTree
+// reads (8 MiB): the trees of files up to maxCachedFile bytes take less (about four
+// fifths of the YAML), and it bounds what a decode of a corrupt entry allocates (at most
+// a node per 4 bytes).
+const maxStoredTree = 4 * maxCachedFile
 
 type treeEncoder struct {
 	strs                  map[string]uint64 // offset in table
@@ -184,13 +193,17 @@ func decodeTree(name string, enc []byte) (*tnode, error) {
 	}
 	d.i = len(treeMagic)
 	nodes, entries, items, tlen := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
-	// Every node takes at least 4 bytes, every entry 4 more, every item its node: counts
-	// beyond that are corrupt, and would make the slabs below huge.
-	if d.bad || nodes == 0 || nodes > uint64(len(enc))/4 || entries > uint64(len(enc))/4 || items > nodes || tlen > uint64(len(enc)-d.i) {
+	if d.bad || len(enc) > maxStoredTree || tlen > uint64(len(enc)-d.i) {
 		return nil, errBadTree
 	}
 	d.table = string(enc[d.i : d.i+int(tlen)])
 	d.i += int(tlen)
+	// In what follows the table every node takes at least 4 bytes, every entry 4 more
+	// and its node, every item its node: counts beyond that are corrupt, and would make
+	// the slabs below huge.
+	if rest := uint64(len(enc) - d.i); nodes == 0 || nodes > rest/4 || entries > rest/8 || items > nodes {
+		return nil, errBadTree
+	}
 	d.nodes = make([]tnode, nodes)
 	d.entries = make([]tentry, entries)
 	d.items = make([]*tnode, items)
