@@ -245,9 +245,15 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 					r.root = o.cache.take(srcs[i].name, srcs[i].data)
 					r.taken = r.root != nil
 					if r.root == nil {
+						r.root = o.lookupTree(srcs[i].name, srcs[i].data)
+					}
+					if r.root == nil {
 						r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
 						if r.root != nil {
 							r.fd, r.err = validateFormat(r.root, memo)
+							if r.err == nil && len(r.pd) == 0 && len(r.fd) == 0 {
+								o.storeTree(srcs[i].data, r.root)
+							}
 						}
 					}
 				}

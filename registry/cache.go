@@ -106,6 +106,7 @@ type Option func(*options)
 
 type options struct {
 	cache       *Cache
+	trees       TreeStore
 	skipGoNames bool
 	goNames     **gonames.Names
 }

@@ -121,22 +121,37 @@ func TestDiagnosticsPinned(t *testing.T) {
 	if len(paths) < 250 {
 		t.Fatalf("only %d registries under %s", len(paths), root)
 	}
-	var b strings.Builder
-	for _, p := range paths {
-		reg, ds, err := Load(context.Background(), p)
-		fmt.Fprintf(&b, "== %s: loaded %v, error %v\n%s", p, reg != nil, err, renderFull(ds))
-	}
 	cases := pinnedCases()
 	names := make([]string, 0, len(cases))
 	for n := range cases {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		reg, ds, err := LoadFiles(context.Background(), cases[n])
-		fmt.Fprintf(&b, "== %s: loaded %v, error %v\n%s", n, reg != nil, err, renderFull(ds))
+	run := func(opts ...Option) string {
+		var b strings.Builder
+		for _, p := range paths {
+			reg, ds, err := Load(context.Background(), p, opts...)
+			fmt.Fprintf(&b, "== %s: loaded %v, error %v\n%s", p, reg != nil, err, renderFull(ds))
+		}
+		for _, n := range names {
+			reg, ds, err := LoadFiles(context.Background(), cases[n], opts...)
+			fmt.Fprintf(&b, "== %s: loaded %v, error %v\n%s", n, reg != nil, err, renderFull(ds))
+		}
+		return b.String()
 	}
-	got := b.String()
+	got := run()
+	// The same with a TreeStore (WithTreeStore) that a first pass filled: every clean
+	// file's tree comes from the store, and not a word may change.
+	store := newMemStore()
+	run(WithTreeStore(store))
+	store.puts = 0
+	if warm := run(WithTreeStore(store)); warm != got {
+		got = warm
+		defer t.Errorf("with a warm TreeStore (%d trees from it) the diagnostics differ", store.hits)
+	}
+	if store.puts != 0 || store.hits < 100 {
+		t.Errorf("the warm pass put %d trees and took %d from the store", store.puts, store.hits)
+	}
 	if *update {
 		if err := os.WriteFile(pinnedGolden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)

@@ -147,7 +147,8 @@ func linkInside(p, root string) error {
 // err is non-nil only when bqgen could not do its job: path cannot be read, or a
 // directory holds no registry file (exit code 2). Problems in the content come back as
 // diagnostics (exit code 1); when any of them is an error, reg is nil. Positions use
-// path as given (for a directory, each file's path joined under it). opts: WithCache.
+// path as given (for a directory, each file's path joined under it). opts: WithCache,
+// WithTreeStore, WithoutGoNames, WithGoNames.
 // In a directory, a symbolic link to a file outside it is refused (ErrLinkOutside); a
 // file named by path itself may be a link.
 func Load(ctx context.Context, path string, opts ...Option) (reg *model.Registry, diags Diagnostics, err error) {

@@ -24,6 +24,31 @@ import (
 // too: they are printed) and what they resolve to, then registry.Input.Key (every
 // registry file's name and bytes).
 
+// treeStore is the build cache as the registry's TreeStore (registry.WithTreeStore):
+// the parsed, format-checked tree of each registry file, under the executable's
+// identity, the kind "tree" and registry.TreeKey (the file's bytes), so that a run
+// after one file changed parses only that file (docs/performance.md, "Build cache").
+type treeStore struct{ c *buildcache.Cache }
+
+func (s treeStore) key(k [sha256.Size]byte) buildcache.Key {
+	return s.c.NewKey("tree").Bytes(k[:]).Sum()
+}
+
+// Get returns the encoded tree stored under the TreeKey k, or false.
+func (s treeStore) Get(k [sha256.Size]byte) ([]byte, bool) { return s.c.Get(s.key(k)) }
+
+// Put stores an encoded tree under the TreeKey k.
+func (s treeStore) Put(k [sha256.Size]byte, enc []byte) { s.c.Put(s.key(k), enc) }
+
+// withTrees returns opts, and with a build cache the option that makes a load take
+// and leave its files' trees there.
+func (e env) withTrees(opts ...registry.Option) []registry.Option {
+	if !e.cache.Enabled() {
+		return opts
+	}
+	return append(opts[:len(opts):len(opts)], registry.WithTreeStore(treeStore{e.cache}))
+}
+
 // runEntry is a whole-run entry: what the run printed before it wrote anything (for
 // check, all it printed) and its exit code; for a command that writes an output
 // directory and got that far, the files it produced.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -640,5 +641,72 @@ func TestCacheFailedStreamNotRecorded(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCacheTrees: with the build cache, a load leaves every registry file's tree in
+// it (registry.WithTreeStore), and a run after one file changed takes the others from
+// there: check, generate and diff print and write what runs without a cache do; and
+// the trees are really read: an entry swapped for another file's tree changes what
+// check reports.
+func TestCacheTrees(t *testing.T) {
+	t.Parallel()
+	reg := synthDir(t, 60, 3)
+	orig := filepath.Join(t.TempDir(), "orig")
+	files := snapshot(t, reg)
+	restore(t, orig, files)
+	c := newCached(t, "exe")
+	if _, replayed := c.asUncached(t, "", "check", "-r", reg); replayed {
+		t.Fatal("the first check was replayed")
+	}
+	store := treeStore{c.Cache}
+	var names []string
+	for name, content := range files {
+		if _, ok := store.Get(registry.TreeKey([]byte(content))); !ok {
+			t.Errorf("%s: no tree stored", name)
+		}
+		if name != "registry.yaml" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) < 3 {
+		t.Fatalf("%d context files", len(names))
+	}
+	edit := func(name string) {
+		p := filepath.Join(reg, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		i := strings.LastIndex(text, "summary: ")
+		if i < 0 {
+			t.Fatalf("%s: no summary", name)
+		}
+		putFile(t, p, text[:i]+"summary: Edited. "+text[i+len("summary: "):])
+	}
+	edit(names[0])
+	out := filepath.Join(t.TempDir(), "events")
+	for _, args := range [][]string{
+		{"check", "-r", reg},
+		{"generate", "-r", reg, "-o", out, "--import-path", "example.com/events"},
+		{"diff", "-r", reg, "--against", orig},
+	} {
+		if _, replayed := c.asUncached(t, out, args...); replayed {
+			t.Fatalf("%v after an edit was replayed", args)
+		}
+	}
+	// names[1]'s entry now holds names[2]'s tree: a check that reads it (names[0]
+	// edited again, so the run is not replayed) sees names[2]'s messages twice.
+	enc, ok := store.Get(registry.TreeKey([]byte(files[names[2]])))
+	if !ok {
+		t.Fatal("no tree stored")
+	}
+	store.Put(registry.TreeKey([]byte(files[names[1]])), enc)
+	edit(names[0])
+	got, replayed := c.run(t, "check", "-r", reg)
+	if want := uncached("check", "-r", reg); replayed || got == want {
+		t.Fatalf("a swapped tree entry went unread (replayed %v): %+v", replayed, got)
 	}
 }

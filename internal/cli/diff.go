@@ -68,7 +68,7 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 		return code
 	}
 	// Go names play no part in the comparison: the old registry's are not planned.
-	base, err := diff.LoadAgainst(e.ctx, against, regPath, registry.WithCache(cache), registry.WithoutGoNames())
+	base, err := diff.LoadAgainst(e.ctx, against, regPath, e.withTrees(registry.WithCache(cache), registry.WithoutGoNames())...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen diff: %s\n", errLine(err))
 		return ExitError

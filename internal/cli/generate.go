@@ -379,7 +379,7 @@ func loadInput(e env, in *registry.Input, format string, opts ...registry.Option
 
 // loadInputDiags is loadInput that also returns the diagnostics it printed.
 func loadInputDiags(e env, in *registry.Input, format string, opts ...registry.Option) (*model.Registry, registry.Diagnostics, int) {
-	reg, diags, err := registry.LoadInput(e.ctx, in, opts...)
+	reg, diags, err := registry.LoadInput(e.ctx, in, e.withTrees(opts...)...)
 	if err != nil {
 		printLoadError(e, err)
 		return nil, nil, ExitError
@@ -455,7 +455,7 @@ func checkRun(e env, regPath, format string, strict, withPII bool) int {
 
 // checkInput loads and checks the registry read as in and prints the findings.
 func checkInput(e env, in *registry.Input, format string, strict, withPII bool) int {
-	loaded, diags, err := registry.LoadInput(e.ctx, in)
+	loaded, diags, err := registry.LoadInput(e.ctx, in, e.withTrees()...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen: %s\n", errLine(err))
 		return ExitError
