@@ -512,7 +512,7 @@ func TestRegistryTextStaysInComments(t *testing.T) {
 
 // TestEveryTestdataRegistryBuilds generates the packages of every registry in
 // testdata that loads without errors (testdata/registry/good, the clean twins of
-// testdata/rules, testdata/hostile, examples/registry.yaml), each into a module of its
+// testdata/rules, testdata/hostile, examples/registry.yaml: cleanRegistries), each into a module of its
 // own, and runs go vet there: every registry `check` accepts must give packages that
 // build and vet. The modules share one module path, so the generated runtime
 // (internal/bqrt, the same bytes for every registry) has one import path and is
@@ -522,15 +522,7 @@ func TestEveryTestdataRegistryBuilds(t *testing.T) {
 		t.Skip("skipped with -short: builds generated modules")
 	}
 	t.Parallel()
-	var paths []string
-	for _, glob := range []string{"../../../testdata/registry/good/*.yaml", "../../../testdata/rules/*/clean.yaml",
-		"../../../testdata/rules/*/clean", "../../../testdata/hostile/*.yaml", examplesRegistry} {
-		m, err := filepath.Glob(glob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, m...)
-	}
+	paths := cleanRegistries(t)
 	var built atomic.Int32
 	t.Run("registries", func(t *testing.T) {
 		for _, p := range paths {
@@ -583,4 +575,21 @@ func TestEmitRefusesOverBudget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "BQ050") || !strings.Contains(err.Error(), "protected paths cannot be listed") {
 		t.Errorf("Emit: %v", err)
 	}
+}
+
+// cleanRegistries returns the paths of the registries in testdata that load without
+// errors (testdata/registry/good, the clean twins of testdata/rules, testdata/hostile)
+// and examples/registry.yaml, relative to this package.
+func cleanRegistries(t *testing.T) []string {
+	t.Helper()
+	var paths []string
+	for _, glob := range []string{"../../../testdata/registry/good/*.yaml", "../../../testdata/rules/*/clean.yaml",
+		"../../../testdata/rules/*/clean", "../../../testdata/hostile/*.yaml", examplesRegistry} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
+	}
+	return paths
 }

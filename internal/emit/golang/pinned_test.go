@@ -112,15 +112,7 @@ func TestOutputPinned(t *testing.T) {
 			t.Skip("skipped with -short: emits every testdata registry")
 		}
 		t.Parallel()
-		var paths []string
-		for _, glob := range []string{"../../../testdata/registry/good/*.yaml", "../../../testdata/rules/*/clean.yaml",
-			"../../../testdata/rules/*/clean", "../../../testdata/hostile/*.yaml", examplesRegistry} {
-			m, err := filepath.Glob(glob)
-			if err != nil {
-				t.Fatal(err)
-			}
-			paths = append(paths, m...)
-		}
+		paths := cleanRegistries(t)
 		all := sha256.New()
 		n := 0
 		for _, p := range paths {
