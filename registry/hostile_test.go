@@ -292,6 +292,9 @@ func TestNotRegularFile(t *testing.T) {
 // about 1.2 million YAML nodes, no alias) loads clean (issue 13, item 11: the alias
 // budget used to count every node and refused it).
 func TestOneFileRegistry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped with -short: its point is the size of the file (about 8 s of CPU); the full run loads it")
+	}
 	t.Parallel()
 	src := synth.Registry(synth.Options{Messages: 10_000})
 	if len(src) <= 16<<20 || len(src) > MaxFileSize {

@@ -80,9 +80,10 @@ func TestQuicktypeTypeScript(t *testing.T) {
 		dir = t.TempDir()
 	}
 
+	drafts := testDrafts()
 	var runs []*run
 	for _, src := range sources {
-		for _, draft := range []string{jsonschema.Draft2020, jsonschema.Draft7} {
+		for _, draft := range drafts {
 			files, err := jsonschema.Emit(src.reg, jsonschema.Options{Draft: draft})
 			if err != nil {
 				t.Fatalf("%s: emit draft %s: %v", src.name, draft, err)
@@ -265,7 +266,7 @@ func checkShapes(t *testing.T, ts map[string]string) {
 		// closed, both fields required: no index signature, no "?"
 		return shape{name: name, equal: "export interface " + name + " { amount: number; currency: string; }"}
 	}
-	for _, draft := range []string{jsonschema.Draft2020, jsonschema.Draft7} {
+	for _, draft := range testDrafts() {
 		// quicktype 26 names a type after its key under "definitions" (draft 7) but not
 		// under "$defs" (2020-12), where a named type used by two properties is named
 		// after the schema file instead (docs/jsonschema.md, "Other generators").
@@ -417,7 +418,7 @@ func checkRuntime(t *testing.T, sources []source, runs []*run) {
 				continue
 			}
 			valid++
-			for _, draft := range []string{jsonschema.Draft2020, jsonschema.Draft7} {
+			for _, draft := range testDrafts() {
 				in.Checks = append(in.Checks, check{src.name + "-" + draft, jsonschema.PascalName(inst.URN), inst.Key(), string(inst.JSON)})
 			}
 		}
@@ -437,4 +438,14 @@ func checkRuntime(t *testing.T, sources []source, runs []*run) {
 		t.Error(f)
 	}
 	t.Logf("quicktype's Convert read %d of %d checks (%d valid corpus instances, both drafts)", res.Read, len(in.Checks), valid)
+}
+
+// testDrafts are the drafts TestQuicktypeTypeScript runs quicktype on: both, or with
+// -short only 2020-12 (three quicktype runs instead of six, and the checks of the
+// outputs made).
+func testDrafts() []string {
+	if testing.Short() {
+		return []string{jsonschema.Draft2020}
+	}
+	return []string{jsonschema.Draft2020, jsonschema.Draft7}
 }
