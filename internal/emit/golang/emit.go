@@ -58,6 +58,11 @@ type Options struct {
 	// ImportPath is the import path of the root package, the output directory
 	// (`example.com/svc/internal/events`); the context packages are below it.
 	ImportPath string
+	// Cache, when set, keeps the context files: a file whose ContextKey it holds is
+	// taken from it instead of being rendered, and every file rendered is put there.
+	// The files Emit returns are the same with or without it. The root package's
+	// files and the runtime are always built.
+	Cache ContextCache
 }
 
 // Root file names.
@@ -167,6 +172,8 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		return nil, g.err
 	}
 
+	// With a cache, each worker keys the contexts it is given with its own keyer,
+	// over g as the workers start.
 	jobs := make(chan renderJob)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -174,6 +181,9 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		go func() {
 			defer wg.Done()
 			w := g.fork()
+			if opts.Cache != nil {
+				w.keys = newKeyer(g)
+			}
 			for j := range jobs {
 				files[j.idx].Content, errs[j.idx] = j.run(w)
 			}
@@ -200,6 +210,15 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 					out, err = nil, fmt.Errorf("golang: %v", r)
 				}
 			}()
+			var key ContextKey
+			cacheable := false
+			if w.keys != nil {
+				if key, cacheable = w.keys.contextKey(pkg, msgs); cacheable {
+					if b, ok := opts.Cache.Get(key); ok {
+						return b, nil
+					}
+				}
+			}
 			w.err = nil
 			w.startFile(pkg)
 			w.contextDoc(pkg, msgs)
@@ -209,7 +228,11 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			if w.err != nil {
 				return nil, w.err
 			}
-			return w.finishFile(), nil
+			out = w.finishFile()
+			if cacheable {
+				opts.Cache.Put(key, out)
+			}
+			return out, nil
 		}}
 	}
 	close(jobs)
