@@ -296,6 +296,21 @@ func TestContextCacheDifferential(t *testing.T) {
 			}
 			done[kind]++
 			emitBoth(t, fmt.Sprintf("seed %d step %d: %s %s", seed, step, kind, what), reg, names, opts, cache)
+			if step%4 == 3 {
+				// A model the emitter rejects, in one context (a pattern that does not
+				// compile): the same error with the cache, whose other contexts it
+				// holds; then the model as it was.
+				m := pick(rng, reg.Messages)
+				s := pick(rng, reachable(m.Data))
+				old := s.Pattern
+				s.Pattern = "(unclosed"
+				bad, _ := gonames.Plan(reg, "events")
+				files := emitBoth(t, fmt.Sprintf("seed %d step %d: bad pattern in %s", seed, step, m.URN), reg, bad, opts, cache)
+				if files != nil {
+					t.Fatalf("seed %d step %d: a pattern that does not compile was emitted", seed, step)
+				}
+				s.Pattern = old
+			}
 		}
 		// The options: another import path, another root package name.
 		names = plan(t, reg)
@@ -348,7 +363,7 @@ func mustBqrt(t *testing.T) []File {
 func keyOf(t *testing.T, reg *model.Registry, names *gonames.Names, m *model.Message) (*gen, func() ContextKey) {
 	t.Helper()
 	g := newGen(reg, names, "example.com/r/events")
-	if err := g.check(); err != nil {
+	if err := g.check(nil); err != nil {
 		t.Fatal(err)
 	}
 	g.computeChecks()

@@ -51,9 +51,6 @@ type gen struct {
 	// (descDecl); they follow the file's other declarations.
 	tables []byte
 	err    error
-	// keys computes the ContextKeys of a worker's context files when Emit has a
-	// cache (nil otherwise, and in g itself).
-	keys *keyer
 }
 
 func newGen(reg *model.Registry, names *gonames.Names, root string) *gen {
@@ -73,7 +70,7 @@ func newGen(reg *model.Registry, names *gonames.Names, root string) *gen {
 // answers, so it is not safe for concurrent use).
 func (g *gen) fork() *gen {
 	w := *g
-	w.pkg, w.out, w.tables, w.err, w.piiIndex, w.fieldDocs, w.keys = nil, nil, nil, nil, nil, nil, nil
+	w.pkg, w.out, w.tables, w.err, w.piiIndex, w.fieldDocs = nil, nil, nil, nil, nil, nil
 	w.declared = make(map[string]bool, len(g.declared))
 	for k := range g.declared {
 		w.declared[k] = true
