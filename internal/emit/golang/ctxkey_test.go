@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -347,6 +348,20 @@ func TestContextCacheHitsAfterOneEdit(t *testing.T) {
 	}
 	if cache.gets != contexts || cache.hits != contexts-1 {
 		t.Fatalf("%d hits of %d gets, want %d of %d", cache.hits, cache.gets, contexts-1, contexts)
+	}
+	// The keys do not depend on the number of workers: a cache filled with one
+	// answers every context with three, and the files are the same.
+	want := emitBoth(t, "edited", reg, names, opts, cache)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := newMemCache()
+	emitBoth(t, "one worker", reg, names, opts, one)
+	runtime.GOMAXPROCS(3)
+	one.gets, one.hits = 0, 0
+	if got := emitBoth(t, "three workers", reg, names, opts, one); !slices.EqualFunc(got, want, func(a, b File) bool { return a.Name == b.Name && bytes.Equal(a.Content, b.Content) }) {
+		t.Fatal("the files differ with another number of workers")
+	}
+	if one.hits != contexts || one.gets != contexts {
+		t.Fatalf("three workers: %d hits of %d gets, want %d", one.hits, one.gets, contexts)
 	}
 }
 
