@@ -117,6 +117,23 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	if opts.ImportPath == "" {
 		return nil, errors.New("golang: no import path for the root package")
 	}
+	// The runtime file (20 ms: go/parser and go/format over ./rt) depends on the root
+	// package's name and import path only: built beside the rest.
+	type source struct {
+		b   []byte
+		err error
+	}
+	rtSource := make(chan source, 1)
+	go func() {
+		var src source
+		defer func() {
+			if r := recover(); r != nil {
+				src = source{nil, fmt.Errorf("golang: %v", r)}
+			}
+			rtSource <- src
+		}()
+		src.b, src.err = runtimeSource(names.Root.Name, opts.ImportPath)
+	}()
 	g := newGen(reg, names, opts.ImportPath)
 	// Without a cache, the whole model is checked first. With one, the named types
 	// are (the root files need them), and the messages once the cache has answered:
@@ -168,7 +185,6 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	errs := make([]error, len(files))
 
 	files[first].Name = runtimeFile
-	files[first].Content, errs[first] = runtimeSource(names.Root.Name, opts.ImportPath)
 	g.startFile(names.Root)
 	g.typesFile()
 	files[first+1] = File{Name: typesFile, Content: g.finishFile()}
@@ -187,6 +203,8 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			return nil, err
 		}
 	}
+	src := <-rtSource
+	files[first].Content, errs[first] = src.b, src.err
 	if errs[first] != nil {
 		return nil, errs[first]
 	}
