@@ -211,14 +211,22 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, false
 	}
-	b, err := io.ReadAll(io.LimitReader(f, int64(len(magic)+sha256.Size+8+MaxEntry+1)))
-	if err != nil {
+	// One read of the size the file has (an entry is written whole, then renamed
+	// into place), and one more byte to see that it did not grow.
+	limit := int64(len(magic) + sha256.Size + 8 + MaxEntry)
+	if fi.Size() > limit {
 		return nil, false
 	}
-	return decode(b)
+	b := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, b)
+	if err != io.ErrUnexpectedEOF || int64(n) != fi.Size() {
+		return nil, false
+	}
+	return decode(b[:n])
 }
 
 // decode returns the payload of an entry file's bytes, or false when they are not an

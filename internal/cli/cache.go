@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/babelqueue/bqgen/internal/buildcache"
+	"github.com/babelqueue/bqgen/internal/emit/golang"
 	"github.com/babelqueue/bqgen/internal/outdir"
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -47,6 +48,31 @@ func (e env) withTrees(opts ...registry.Option) []registry.Option {
 		return opts
 	}
 	return append(opts[:len(opts):len(opts)], registry.WithTreeStore(treeStore{e.cache}))
+}
+
+// contextStore is the build cache as golang.Emit's ContextCache (golang.Options.Cache):
+// the rendered file of each context package, under the executable's identity, the
+// kind "golang context" and golang.ContextKey (everything the file's rendering reads),
+// so that a generate after one context's file changed renders only the contexts whose
+// inputs changed (docs/decisions.md, "The build cache").
+type contextStore struct{ c *buildcache.Cache }
+
+func (s contextStore) key(k golang.ContextKey) buildcache.Key {
+	return s.c.NewKey("golang context").Bytes(k[:]).Sum()
+}
+
+// Get returns the file stored under the ContextKey k, or false.
+func (s contextStore) Get(k golang.ContextKey) ([]byte, bool) { return s.c.Get(s.key(k)) }
+
+// Put stores a rendered context file under the ContextKey k.
+func (s contextStore) Put(k golang.ContextKey, content []byte) { s.c.Put(s.key(k), content) }
+
+// contexts returns the build cache as a ContextCache, or nil without one.
+func (e env) contexts() golang.ContextCache {
+	if !e.cache.Enabled() {
+		return nil
+	}
+	return contextStore{e.cache}
 }
 
 // runEntry is a whole-run entry: what the run printed before it wrote anything (for

@@ -710,3 +710,68 @@ func TestCacheTrees(t *testing.T) {
 		t.Fatalf("a swapped tree entry went unread (replayed %v): %+v", replayed, got)
 	}
 }
+
+// countEntries is the number of entry files in the cache directory dir.
+func countEntries(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && strings.HasSuffix(p, "-e") {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// A generate after one message's summary changed takes every other context's file
+// from the cache (golang.Options.Cache): it adds three entries, the edited file's
+// tree, its context's file and the run's, and writes what a run from scratch writes.
+func TestCacheContextFiles(t *testing.T) {
+	t.Parallel()
+	reg := filepath.Join(t.TempDir(), "reg")
+	files := synth.Files(synth.Options{Messages: 60})
+	for n, b := range files {
+		putFile(t, filepath.Join(reg, n), string(b))
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "events")
+	c := newCached(t, "exe")
+	gen := func(out string) []string {
+		return []string{"generate", "-r", reg, "-o", out, "--import-path", "example.com/events"}
+	}
+	if res, replayed := c.run(t, gen(out)...); res.code != ExitOK || replayed {
+		t.Fatalf("first run: %+v, replayed %v", res, replayed)
+	}
+	before := countEntries(t, c.cacheDir)
+	p := filepath.Join(reg, "orders.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "summary: Synthetic message number 0.", "summary: Edited.", 1)
+	if edited == string(b) {
+		t.Fatal("no summary to edit")
+	}
+	putFile(t, p, edited)
+	res, replayed := c.run(t, gen(out)...)
+	if res.code != ExitOK || replayed {
+		t.Fatalf("after the edit: %+v, replayed %v", res, replayed)
+	}
+	if got := countEntries(t, c.cacheDir) - before; got != 3 {
+		t.Errorf("the run after one edit added %d cache entries, want 3 (tree, context file, run)", got)
+	}
+	fresh := filepath.Join(root, "fresh")
+	if want := uncached(gen(fresh)...); want.code != ExitOK || want.stderr != res.stderr {
+		t.Fatalf("from scratch %+v; with the cache %+v", want, res)
+	}
+	if !reflect.DeepEqual(listDir(t, out), listDir(t, fresh)) {
+		t.Fatal("the output with the context files from the cache differs from a run from scratch")
+	}
+}

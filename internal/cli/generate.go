@@ -175,7 +175,7 @@ func runGenerate(e env, regPath, out, pkgFlag, impFlag string, check bool) int {
 		fmt.Fprintf(e.stderr, "bqgen generate: %s\n", errLine(err))
 		return ExitError
 	}
-	files, err := GenerateGo(reg, names, out, pkgFlag, imp)
+	files, err := generateGo(reg, names, out, pkgFlag, imp, e.contexts())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen generate: %v\n", err)
 		if errors.Is(err, errCollision) {
@@ -295,6 +295,12 @@ var errCollision = errors.New("Go name collision")
 // to plan them here; they are planned again when the root package's name differs
 // from the one they were planned with (context package names depend on it).
 func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag, imp string) ([]outdir.File, error) {
+	return generateGo(reg, names, out, pkgFlag, imp, nil)
+}
+
+// generateGo is GenerateGo with the context files kept in cache (golang.Options.Cache;
+// nil: none).
+func generateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag, imp string, cache golang.ContextCache) ([]outdir.File, error) {
 	pkg := pkgFlag
 	if pkg == "" {
 		pkg = reg.GoPackage
@@ -324,7 +330,7 @@ func GenerateGo(reg *model.Registry, names *gonames.Names, out, pkgFlag, imp str
 			return nil, fmt.Errorf("%s: %w: the Go package directory %q of bounded context %q: %v", p.Pos, errCollision, p.Dir, p.Context, err)
 		}
 	}
-	gofiles, err := golang.Emit(reg, names, golang.Options{ImportPath: imp})
+	gofiles, err := golang.Emit(reg, names, golang.Options{ImportPath: imp, Cache: cache})
 	if err != nil {
 		return nil, err
 	}

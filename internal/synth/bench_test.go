@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/babelqueue/bqgen/internal/diff"
@@ -138,6 +139,61 @@ func BenchmarkDiff(b *testing.B) {
 					b.Fatal("no breaking change found")
 				}
 			}
+		})
+	}
+}
+
+// memCache is a golang.ContextCache in memory.
+type memCache struct {
+	mu sync.Mutex
+	m  map[golang.ContextKey][]byte
+}
+
+func (c *memCache) Get(k golang.ContextKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[k]
+	return b, ok
+}
+
+func (c *memCache) Put(k golang.ContextKey, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = b
+}
+
+// BenchmarkEmitGoEdit is golang.Emit with a context cache (golang.Options.Cache)
+// that holds every context file of the registry, after one message's summary changed
+// (a new text each time): the Emit of `generate` after one context's file was edited,
+// which renders that context and takes the others from the cache. It reports the CPU
+// time per operation (cpu-ns/op) and the contexts rendered per operation
+// (rendered/op, which must be 1).
+func BenchmarkEmitGoEdit(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			reg := load(b, Files(Options{Messages: n}))
+			names, colls := gonames.Plan(reg, "events")
+			if len(colls) > 0 {
+				b.Fatal(colls)
+			}
+			cache := &memCache{m: map[golang.ContextKey][]byte{}}
+			opts := golang.Options{ImportPath: "example.com/bench/events", Cache: cache}
+			if _, err := golang.Emit(reg, names, opts); err != nil {
+				b.Fatal(err)
+			}
+			entries := len(cache.m)
+			m := reg.Messages[0]
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			i := 0
+			for b.Loop() {
+				i++
+				m.Summary = fmt.Sprintf("Edited summary %d.", i)
+				if _, err := golang.Emit(reg, names, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(cache.m)-entries)/float64(i), "rendered/op")
 		})
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/babelqueue/bqgen/internal/ecmare"
 	"github.com/babelqueue/bqgen/internal/emit/golang/rt"
@@ -58,6 +59,11 @@ type Options struct {
 	// ImportPath is the import path of the root package, the output directory
 	// (`example.com/svc/internal/events`); the context packages are below it.
 	ImportPath string
+	// Cache, when set, keeps the context files: a file whose ContextKey it holds is
+	// taken from it instead of being rendered, and every file rendered is put there.
+	// The files Emit returns are the same with or without it. The root package's
+	// files and the runtime are always built.
+	Cache ContextCache
 }
 
 // Root file names.
@@ -111,9 +117,33 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	if opts.ImportPath == "" {
 		return nil, errors.New("golang: no import path for the root package")
 	}
+	// The runtime file (20 ms: go/parser and go/format over ./rt) depends on the root
+	// package's name and import path only: built beside the rest.
+	type source struct {
+		b   []byte
+		err error
+	}
+	rtSource := make(chan source, 1)
+	go func() {
+		var src source
+		defer func() {
+			if r := recover(); r != nil {
+				src = source{nil, fmt.Errorf("golang: %v", r)}
+			}
+			rtSource <- src
+		}()
+		src.b, src.err = runtimeSource(names.Root.Name, opts.ImportPath)
+	}()
 	g := newGen(reg, names, opts.ImportPath)
-	if err := g.check(); err != nil {
-		return nil, err
+	// Without a cache, the whole model is checked first. With one, the named types
+	// are (the root files need them), and the messages once the cache has answered:
+	// those of the contexts it holds were checked by the run that stored them
+	// (their ContextKey covers all that check reads of them), so only the others
+	// are; the error is the same.
+	if opts.Cache == nil || g.check(func(*model.Message) bool { return true }) != nil {
+		if err := g.check(nil); err != nil {
+			return nil, err
+		}
 	}
 	g.computeChecks()
 	g.findIndirect()
@@ -155,11 +185,26 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	errs := make([]error, len(files))
 
 	files[first].Name = runtimeFile
-	files[first].Content, errs[first] = runtimeSource(names.Root.Name, opts.ImportPath)
 	g.startFile(names.Root)
 	g.typesFile()
 	files[first+1] = File{Name: typesFile, Content: g.finishFile()}
 	g.holdsPII(nil) // the fixpoint over the named types, before the workers read it
+	// With a cache: the key of each context, and its file when the cache has it.
+	var looked []lookup
+	if opts.Cache != nil {
+		looked = lookupContexts(g, opts.Cache, ctxs, byCtx)
+		hit := map[*gonames.Package]bool{}
+		for i, l := range looked {
+			if l.content != nil {
+				hit[ctxs[i]] = true
+			}
+		}
+		if err := g.check(func(m *model.Message) bool { return hit[names.Messages[m].Pkg] }); err != nil {
+			return nil, err
+		}
+	}
+	src := <-rtSource
+	files[first].Content, errs[first] = src.b, src.err
 	if errs[first] != nil {
 		return nil, errs[first]
 	}
@@ -193,6 +238,14 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 		sort.Slice(msgs, func(i, j int) bool { return msgs[i].URN < msgs[j].URN })
 		idx := first + 2 + i
 		files[idx].Name = name
+		var l lookup
+		if looked != nil {
+			l = looked[i]
+		}
+		if l.content != nil {
+			files[idx].Content = l.content
+			continue
+		}
 		jobs <- renderJob{idx: idx, run: func(w *gen) (out []byte, err error) {
 			// A bug that panics: an error, not a crash of the worker's goroutine.
 			defer func() {
@@ -209,7 +262,11 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 			if w.err != nil {
 				return nil, w.err
 			}
-			return w.finishFile(), nil
+			out = w.finishFile()
+			if l.keyed {
+				opts.Cache.Put(l.key, out)
+			}
+			return out, nil
 		}}
 	}
 	close(jobs)
@@ -226,6 +283,56 @@ func Emit(reg *model.Registry, names *gonames.Names, opts Options) (files []File
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
+}
+
+// lookup is what the cache gave for one context: its key (keyed false: it has
+// none, keyer) and the file stored under it (nil: none).
+type lookup struct {
+	key     ContextKey
+	keyed   bool
+	content []byte
+}
+
+// lookupContexts keys the contexts ctxs (their messages in byCtx) and asks cache for
+// their files, on GOMAXPROCS goroutines, each with its own keyer over g (complete:
+// the fixpoints and the root files are done). msgs are sorted by URN in place. A
+// panic while keying a context leaves it unkeyed: it is rendered.
+func lookupContexts(g *gen, cache ContextCache, ctxs []*gonames.Package, byCtx map[*gonames.Package][]*model.Message) []lookup {
+	out := make([]lookup, len(ctxs))
+	for _, pkg := range ctxs {
+		msgs := byCtx[pkg]
+		sort.Slice(msgs, func(i, j int) bool { return msgs[i].URN < msgs[j].URN })
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k := newKeyer(g)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ctxs) {
+					return
+				}
+				func() {
+					defer func() {
+						if recover() != nil {
+							out[i] = lookup{}
+						}
+					}()
+					l := &out[i]
+					if l.key, l.keyed = k.contextKey(ctxs[i], byCtx[ctxs[i]]); l.keyed {
+						if b, ok := cache.Get(l.key); ok {
+							l.content = b
+						}
+					}
+				}()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // renderJob writes the file at index idx of Emit's result, with the
@@ -354,7 +461,10 @@ func runtimeSource(pkg, root string) ([]byte, error) {
 
 // check rejects models the emitter cannot render: unresolved references, missing
 // names, patterns that do not compile in Go.
-func (g *gen) check() error {
+//
+// skip, when set, leaves out the messages for which it returns true (the named
+// types are always checked).
+func (g *gen) check(skip func(*model.Message) bool) error {
 	var errs []error
 	visit := func(what string, pkg *gonames.Package) func(string, *model.Schema) {
 		return func(p string, s *model.Schema) {
@@ -392,6 +502,9 @@ func (g *gen) check() error {
 		model.Walk(t.Schema, "$", visit("type "+t.Name, g.names.Root))
 	}
 	for _, m := range g.reg.Messages {
+		if skip != nil && skip(m) {
+			continue
+		}
 		id := g.names.Messages[m]
 		if m.Data == nil || m.Data.Kind != model.Object || id.Name == "" || id.Pkg == nil || id.Pkg.Name == "" {
 			errs = append(errs, fmt.Errorf("golang: message %s has no object data schema or Go name", m.URN))
