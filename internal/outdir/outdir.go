@@ -303,10 +303,11 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 	if err != nil {
 		return plan, err
 	}
-	if err := planRemovals(dir, want, dirs, opts, &plan); err != nil {
+	ls := listings{} // both planners read the same directories: each is read once
+	if err := planRemovals(dir, want, dirs, opts, &plan, ls); err != nil {
 		return plan, err
 	}
-	if err := planLeftovers(dir, dirs, opts, &plan); err != nil {
+	if err := planLeftovers(dir, dirs, opts, &plan, ls); err != nil {
 		return plan, err
 	}
 	sort.Strings(plan.Write)
@@ -480,7 +481,7 @@ func checkSubdir(dir, rel string, opts Options) error {
 // planRemovals adds to plan the generated files no longer produced (in dir, its
 // direct subdirectories and the directories of files) and the subdirectories that
 // removing them leaves empty.
-func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Plan) error {
+func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Plan, ls listings) error {
 	if opts.Ext == "" || opts.Generated == nil {
 		return nil
 	}
@@ -488,7 +489,7 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 	for d := range dirs {
 		scan[d] = true
 	}
-	top, err := os.ReadDir(dir)
+	top, err := ls.read(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
@@ -512,7 +513,7 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 				continue // another output
 			}
 		}
-		entries, err := os.ReadDir(abs)
+		entries, err := ls.read(abs)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -547,6 +548,27 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 	sort.Slice(plan.RemoveDirs, func(i, j int) bool { return plan.RemoveDirs[i] > plan.RemoveDirs[j] })
 	sort.Strings(plan.KeptDirs)
 	return nil
+}
+
+// listings are the directories one Sync has read (os.ReadDir), by path, with the
+// error of reading them: a directory of 44,000 schemas is listed once per run, not
+// once per planner.
+type listings map[string]listing
+
+type listing struct {
+	entries []fs.DirEntry
+	err     error
+}
+
+// read returns the entries of the directory abs, sorted by name (os.ReadDir), reading
+// it the first time only.
+func (ls listings) read(abs string) ([]fs.DirEntry, error) {
+	if l, ok := ls[abs]; ok {
+		return l.entries, l.err
+	}
+	entries, err := os.ReadDir(abs)
+	ls[abs] = listing{entries, err}
+	return entries, err
 }
 
 // The names apply gives its temporary files (".bqgen-<pid>-<random>.tmp", in the
@@ -585,7 +607,7 @@ func isLeftover(name string) bool {
 // in each direct subdirectory of dir and in theirs (the deepest a File can be), skipping directories whose name
 // starts with ".", symbolic links, nested modules and other outputs (Options.RootFile)
 // as Sync does everywhere.
-func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) error {
+func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan, ls listings) error {
 	scan := map[string]bool{"": true}
 	for d := range dirs {
 		scan[d] = true
@@ -593,7 +615,7 @@ func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) e
 	// subdirs adds the subdirectories of rel (a missing or unreadable one has none
 	// here; reading it again below reports the error).
 	subdirs := func(rel string) (added []string) {
-		entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+		entries, _ := ls.read(filepath.Join(dir, filepath.FromSlash(rel)))
 		for _, e := range entries {
 			if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !strings.HasPrefix(e.Name(), ".") {
 				scan[path.Join(rel, e.Name())] = true
@@ -625,7 +647,7 @@ func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) e
 		if rel != "" && (foreign(abs) || strings.Contains(rel, "/") && foreign(filepath.Dir(abs))) {
 			continue
 		}
-		entries, err := os.ReadDir(abs)
+		entries, err := ls.read(abs)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
