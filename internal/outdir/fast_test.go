@@ -95,11 +95,13 @@ func umask(t *testing.T) os.FileMode {
 
 // TestSyncFastPathFailures: a failure at any step of the fast path (creating a staged
 // file, a full disk on a later file, the rename of the tree) leaves nothing: no output
-// directory, none of the directories created for it, no staged tree beside it.
+// directory, none of the directories created for it, no staged tree beside it. The
+// files are written by four workers at once, whatever the machine.
 func TestSyncFastPathFailures(t *testing.T) {
 	if !replaceEmptyDir {
 		t.Skip("no fast path on this platform")
 	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	for _, c := range []struct {
 		op  string
 		n   int
