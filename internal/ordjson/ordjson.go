@@ -243,6 +243,17 @@ func Marshal(v any) ([]byte, error) {
 	return marshal(v, true)
 }
 
+// Append appends v to b as Marshal writes it (with the trailing newline) and returns
+// the extended buffer: Marshal without the copy, for a caller that reuses its buffers.
+// On an error b is returned as it was, with the error.
+func Append(b []byte, v any) ([]byte, error) {
+	out, err := appendValue(b, v, 0)
+	if err != nil {
+		return b, err
+	}
+	return append(out, '\n'), nil
+}
+
 // MarshalRaw is Marshal without the trailing newline, as a Raw to splice into other
 // documents.
 func MarshalRaw(v any) (Raw, error) {

@@ -215,3 +215,25 @@ func TestArena(t *testing.T) {
 		a.Reset()
 	}
 }
+
+// TestAppend: Append writes what Marshal writes after the bytes it is given, and on an
+// error returns them unchanged.
+func TestAppend(t *testing.T) {
+	t.Parallel()
+	o := New().Set("a", []any{1, "x"}).Set("r", Raw("{\n  \"k\": true\n}"))
+	want, err := Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Append([]byte("prefix"), o)
+	if err != nil || string(got) != "prefix"+string(want) {
+		t.Errorf("Append = %q, %v; want %q", got, err, "prefix"+string(want))
+	}
+	if string(want) != "{\n  \"a\": [\n    1,\n    \"x\"\n  ],\n  \"r\": {\n    \"k\": true\n  }\n}\n" {
+		t.Errorf("Marshal = %q", want)
+	}
+	b, err := Append([]byte("keep"), New().Set("bad", math.Inf(1)))
+	if err == nil || string(b) != "keep" {
+		t.Errorf("Append(+Inf) = %q, %v; want keep and an error", b, err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sort"
 	"strconv"
 	"sync"
 )
@@ -46,8 +47,10 @@ var stagingName = regexp.MustCompile(`^\.bqgen-([0-9]+)-[0-9]+\.(.+)\.tmp$`)
 
 // stage writes every file of src into a new directory beside dir (stagingName), with
 // plain exclusive creates, and renames that directory onto dir, which lockDir created
-// empty (mine). Contents are produced concurrently (produce) and written in the order of
-// src.Names, a few at a time in memory. On any failure the staged tree is removed: dir
+// empty (mine). GOMAXPROCS workers each build a file (src.Content), write it and
+// release it (Source.Release), taking the files in the order of src.Names (each):
+// memory holds one content per worker, and the error reported is the first in that
+// order. On any failure the staged tree is removed: dir
 // stays empty, and Sync removes it again. When dir is no longer mine right before the
 // rename (another process replaced it by a symbolic link or a directory of its own),
 // the error wraps ErrUnsafePath and nothing is changed: the fast path replaces only the
@@ -76,37 +79,39 @@ func stage(dir string, mine madeDir, src Source) (err error) {
 			err = fmt.Errorf("%w (nothing was changed)", err)
 		}
 	}()
-	made := set{".": true}
-	err = produce(src, func(i int, content []byte) error {
-		name := src.Names[i]
-		if d := path.Dir(name); !made[d] {
-			for _, sub := range []string{path.Dir(d), d} {
-				if made[sub] {
-					continue
-				}
-				if err := os.Mkdir(filepath.Join(tmp, filepath.FromSlash(sub)), 0o755); err != nil {
-					return fmt.Errorf("%s: %w", filepath.Join(dir, filepath.FromSlash(sub)), err)
-				}
-				made[sub] = true
-			}
+	// The directories first (parents before children), then the files on every
+	// worker, each built, written and released by the worker that took it.
+	var subdirs []string
+	seen := set{".": true}
+	for _, name := range src.Names {
+		for d := path.Dir(name); !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			subdirs = append(subdirs, d)
 		}
-		final := filepath.Join(dir, filepath.FromSlash(name))
-		f, err := createFile(filepath.Join(tmp, filepath.FromSlash(name)))
+	}
+	sort.Strings(subdirs)
+	for _, d := range subdirs {
+		if err := os.Mkdir(filepath.Join(tmp, filepath.FromSlash(d)), 0o755); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(dir, filepath.FromSlash(d)), err)
+		}
+	}
+	var modes perms
+	err = each(len(src.Names), func(i int) error {
+		content, err := src.Content(i)
 		if err != nil {
-			return fmt.Errorf("%s: %w", final, err)
+			return err
 		}
-		if _, err := writeTemp(f, content); err != nil {
-			f.Close()
-			return fmt.Errorf("%s: %w", final, err)
+		name := src.Names[i]
+		final := filepath.Join(dir, filepath.FromSlash(name))
+		staged := filepath.Join(tmp, filepath.FromSlash(name))
+		f, err := createFile(staged)
+		if err == nil {
+			err = writeNew(f, filepath.Dir(staged), final, content, &modes)
+		} else {
+			err = fmt.Errorf("%s: %w", final, err)
 		}
-		if err := f.Chmod(0o644); err != nil { // as the general path: 0644 whatever the umask
-			f.Close()
-			return fmt.Errorf("%s: %w", final, err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("%s: %w", final, err)
-		}
-		return nil
+		src.release(content)
+		return err
 	})
 	if err != nil {
 		return err
@@ -145,50 +150,52 @@ func removeStaleStaging(dir string) {
 	}
 }
 
-// produce calls src.Content for every file on up to GOMAXPROCS goroutines and hands
-// each result to use in the order of src.Names, with at most two results per goroutine
-// waiting: the output does not depend on the schedule, and memory holds a few files,
-// not all. It returns the first error in that order (of Content or of use) and then
-// produces nothing more.
-func produce(src Source, use func(i int, content []byte) error) error {
-	n := len(src.Names)
+// produce calls work(i) for every i in [0, n) on up to GOMAXPROCS goroutines and
+// hands each result to use in index order. The goroutines take the indexes in runs of
+// consecutive ones (chunkSize: one handoff per run, not per index), and at most two
+// runs per goroutine are done and not used yet: the output does not depend on the
+// schedule, and memory holds a few results, not all. It returns the first error in
+// index order (of work or of use) and then produces nothing more.
+func produce[T any](n int, work func(i int) (T, error), use func(i int, v T) error) error {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		for i := range n {
-			b, err := src.Content(i)
+			v, err := work(i)
 			if err != nil {
 				return err
 			}
-			if err := use(i, b); err != nil {
+			if err := use(i, v); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	type result struct {
-		b   []byte
-		err error
+	type run struct {
+		vs  []T
+		err error // of the index after vs
 	}
-	slots := make([]chan result, n)
-	for i := range slots {
-		slots[i] = make(chan result, 1)
+	size := chunkSize(n, workers)
+	runs := (n + size - 1) / size
+	slots := make([]chan run, runs)
+	for c := range slots {
+		slots[c] = make(chan run, 1)
 	}
-	ahead := make(chan struct{}, 2*workers) // results produced and not used yet
+	ahead := make(chan struct{}, 2*workers) // runs produced and not used yet
 	jobs := make(chan int)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { // the feeder: indexes in order, never too far ahead of use
+	go func() { // the feeder: runs in order, never too far ahead of use
 		defer wg.Done()
 		defer close(jobs)
-		for i := range n {
+		for c := range runs {
 			select {
 			case ahead <- struct{}{}:
 			case <-done:
 				return
 			}
 			select {
-			case jobs <- i:
+			case jobs <- c:
 			case <-done:
 				return
 			}
@@ -198,9 +205,17 @@ func produce(src Source, use func(i int, content []byte) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
-				b, err := src.Content(i)
-				slots[i] <- result{b, err}
+			for c := range jobs {
+				var r run
+				for i := c * size; i < min(n, (c+1)*size); i++ {
+					v, err := work(i)
+					if err != nil {
+						r.err = err
+						break
+					}
+					r.vs = append(r.vs, v)
+				}
+				slots[c] <- r
 			}
 		}()
 	}
@@ -208,16 +223,24 @@ func produce(src Source, use func(i int, content []byte) error) error {
 		close(done)
 		wg.Wait()
 	}()
-	for i := range n {
-		r := <-slots[i]
-		slots[i] = nil
-		<-ahead
+	for c := range runs {
+		r := <-slots[c]
+		slots[c] = nil
+		for k, v := range r.vs {
+			if err := use(c*size+k, v); err != nil {
+				return err
+			}
+		}
 		if r.err != nil {
 			return r.err
 		}
-		if err := use(i, r.b); err != nil {
-			return err
-		}
+		<-ahead
 	}
 	return nil
+}
+
+// chunkSize is the length of produce's runs for n indexes on workers goroutines: up
+// to 16, and at least 16 runs per worker, so that the runs balance the work.
+func chunkSize(n, workers int) int {
+	return max(1, min(16, n/(16*workers)))
 }

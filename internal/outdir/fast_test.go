@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -19,14 +20,17 @@ import (
 
 // counting replaces createTemp, createFile, rename and moveTree by counting wrappers
 // until the test ends.
+// (creates of files run on several goroutines: the counts are taken under a lock).
 func counting(t *testing.T) (temps, creates, renames, trees *int) {
 	t.Helper()
 	temps, creates, renames, trees = new(int), new(int), new(int), new(int)
+	var mu sync.Mutex
+	count := func(n *int) { mu.Lock(); *n++; mu.Unlock() }
 	oldTemp, oldFile, oldRename, oldTree := createTemp, createFile, rename, moveTree
-	createTemp = func(d, p string) (*os.File, error) { *temps++; return oldTemp(d, p) }
-	createFile = func(n string) (*os.File, error) { *creates++; return oldFile(n) }
-	rename = func(a, b string) error { *renames++; return oldRename(a, b) }
-	moveTree = func(a, b string) error { *trees++; return oldTree(a, b) }
+	createTemp = func(d string) (newFile, error) { count(temps); return oldTemp(d) }
+	createFile = func(n string) (newFile, error) { count(creates); return oldFile(n) }
+	rename = func(a, b string) error { count(renames); return oldRename(a, b) }
+	moveTree = func(a, b string) error { count(trees); return oldTree(a, b) }
 	t.Cleanup(func() { createTemp, createFile, rename, moveTree = oldTemp, oldFile, oldRename, oldTree })
 	return
 }
@@ -91,11 +95,13 @@ func umask(t *testing.T) os.FileMode {
 
 // TestSyncFastPathFailures: a failure at any step of the fast path (creating a staged
 // file, a full disk on a later file, the rename of the tree) leaves nothing: no output
-// directory, none of the directories created for it, no staged tree beside it.
+// directory, none of the directories created for it, no staged tree beside it. The
+// files are written by four workers at once, whatever the machine.
 func TestSyncFastPathFailures(t *testing.T) {
 	if !replaceEmptyDir {
 		t.Skip("no fast path on this platform")
 	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	for _, c := range []struct {
 		op  string
 		n   int
@@ -212,15 +218,19 @@ func TestProduceKeepsOrder(t *testing.T) {
 		}
 		return b, err
 	}
-	if err := produce(src, func(i int, b []byte) error {
+	if err := produce(n, src.Content, func(i int, b []byte) error {
 		produced.Add(-1)
 		used = append(used, fmt.Sprintf("%d:%s", i, b))
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if m := maxAhead.Load(); m > 2*4 {
-		t.Errorf("%d contents held at once, want at most 2 per worker (8)", m)
+	// Runs of 3 indexes (chunkSize), at most two per worker taken and not used.
+	if size := chunkSize(n, 4); size != 3 {
+		t.Fatalf("chunkSize(%d, 4) = %d, want 3", n, size)
+	}
+	if m := maxAhead.Load(); m > 2*3*4 {
+		t.Errorf("%d contents held at once, want at most 2 runs of 3 per worker (24)", m)
 	}
 	for i := range n {
 		if used[i] != fmt.Sprintf("%d:%d", i, i) || calls[i].Load() != 1 {
@@ -235,7 +245,7 @@ func TestProduceKeepsOrder(t *testing.T) {
 		return nil, nil
 	}
 	last := -1
-	err := produce(src, func(i int, b []byte) error { last = i; return nil })
+	err := produce(n, src.Content, func(i int, b []byte) error { last = i; return nil })
 	if err == nil || err.Error() != "50: boom" || last != 49 {
 		t.Fatalf("err = %v, last used %d; want 50: boom after 49", err, last)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -61,8 +62,10 @@ var next = []File{gen("a.go", "a2"), gen("b.go", "b2"), gen("d.go", "d2"), gen("
 // TestSyncFailuresLeaveDirectoryAsItWas injects a failure at every step of a commit —
 // staging (a full disk, an unwritable directory), each rename into place, each backup —
 // and checks that the directory is exactly as before: old contents, no new file, no
-// temporary or backup file, the hand-written file untouched.
+// temporary or backup file, the hand-written file untouched. The files are staged by
+// four workers at once, whatever the machine.
 func TestSyncFailuresLeaveDirectoryAsItWas(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	cases := []struct {
 		op string
 		n  int

@@ -117,8 +117,8 @@ func TestTempFilesAreNamedForLeftovers(t *testing.T) {
 	}
 	var names []string
 	old := createTemp
-	createTemp = func(d, pattern string) (*os.File, error) {
-		f, err := old(d, pattern)
+	createTemp = func(d string) (newFile, error) {
+		f, err := old(d)
 		if err == nil {
 			names = append(names, filepath.Base(f.Name()))
 		}

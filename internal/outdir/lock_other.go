@@ -14,11 +14,6 @@ const replaceEmptyDir = false
 // renameDir is not used where replaceEmptyDir is false.
 func renameDir(from, to string) error { return os.Rename(from, to) }
 
-// openNew creates the file name, which must not exist, for writing.
-func openNew(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-}
-
 // lockDir takes no lock where flock(2) does not exist (Windows): two runs into one
 // directory at once are not serialised there (docs/hardening.md, "Output safety").
 func lockDir(ctx context.Context, dir string, shared bool) (unlock func(), created []madeDir, err error) {

@@ -25,19 +25,6 @@ func renameDir(from, to string) error {
 	return nil
 }
 
-// openNew creates the file name, which must not exist, for writing (mode 0644 less
-// the umask): open(2) itself and os.NewFile, which registers no regular file with the
-// runtime's poller, where os.OpenFile tries to (an epoll_ctl that fails and three
-// fcntl calls more per file; the fast path creates 44,000 files for jsonschema at
-// 10,000 URNs).
-func openNew(name string) (*os.File, error) {
-	fd, err := syscall.Open(name, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	return os.NewFile(uintptr(fd), name), nil
-}
-
 // lockPoll is how often lockDir tries again while another run holds the lock.
 const lockPoll = 20 * time.Millisecond
 

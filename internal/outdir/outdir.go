@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // File is one generated file: a clean slash-separated path relative to the output
@@ -141,6 +143,11 @@ func checkName(name string) error {
 // directory onto dir: two directory operations per file fewer, and still nothing of a
 // failed or killed run is left in dir. A run killed while staging leaves that sibling
 // directory behind; the next run into dir removes it.
+//
+// Files are written by GOMAXPROCS goroutines at once (distinct files: the filesystem
+// does the work of each in parallel), each created with mode 0644 and chmod'ed to 0644
+// only where the umask or a default ACL took bits of it (perms): every file Sync
+// writes has mode 0644.
 func Sync(ctx context.Context, dir string, files []File, opts Options) (plan Plan, err error) {
 	names := make([]string, len(files))
 	for i, f := range files {
@@ -156,17 +163,33 @@ type Source struct {
 	Names []string
 	// Content returns the bytes of the file Names[i], the same bytes at every call.
 	// SyncSource calls it once for each i, from up to GOMAXPROCS goroutines at once
-	// (so it must be safe for concurrent use), and uses the results in the order of
-	// Names, a few at a time: the fast path writes each as it comes; the general path
-	// keeps the contents it has to write, up to 64 MiB in all, and calls Content again
-	// for the others when it writes them. An error stops SyncSource before it changes
-	// anything (or undoes what it changed): the first error in the order of Names is
-	// returned.
+	// (so it must be safe for concurrent use), taking the indexes in increasing
+	// order, a few contents in memory at a time: the fast path has each worker build
+	// a file and write it; the general path has the workers build and compare files
+	// with the output directory's, plans in the order of Names, keeps the contents it
+	// has to write, up to 64 MiB in all, and calls Content again for the others when
+	// its workers write them. An error stops SyncSource before it changes anything
+	// (or undoes what it changed): the first error in the order of Names is
+	// returned, whatever the schedule.
 	Content func(i int) ([]byte, error)
 	// FromOutput says that Content returns each file's bytes as they are in the
 	// output directory, read from there (a check that the directory is up to date:
 	// the build cache's replay, with DryRun): they are not read again to be compared.
 	FromOutput bool
+	// Release, when set, is given each result of Content once SyncSource no longer
+	// uses it (written, found unchanged, or dropped to be built again): the source
+	// may reuse its memory for a later Content (a pooled buffer), so that 420 MB of
+	// schemas are not 44,000 allocations. SyncSource calls it at most once per
+	// Content call, from any of its goroutines; it never calls it with the result of
+	// a Content that failed.
+	Release func(b []byte)
+}
+
+// release hands b back to the source (Source.Release), if it takes it.
+func (s Source) release(b []byte) {
+	if s.Release != nil && b != nil {
+		s.Release(b)
+	}
 }
 
 // SyncSource is Sync for files produced on demand (Source): the same checks, plan,
@@ -250,29 +273,29 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 		plan.Write = append(plan.Write, src.Names[i])
 		toWrite = append(toWrite, i)
 		if keptN+len(content) > keepLimit {
+			src.release(content)
 			content = nil
 		}
 		keptN += len(content)
 		kept = append(kept, content)
 	}
-	err = produce(src, func(i int, content []byte) error {
+	// Each file is built and compared with the one in dir on the workers (compare);
+	// what it found is used here in the order of src.Names.
+	err = produce(len(src.Names), func(i int) (compared, error) {
+		return compare(dir, src, i)
+	}, func(i int, c compared) error {
 		name := src.Names[i]
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		old, err := content, error(nil)
-		if !src.FromOutput {
-			old, err = readRegular(p, max(len(content)+1, headerLimit))
-		}
+		defer c.free()
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			write(i, content)
-		case err != nil:
-			return err
-		case bytes.Equal(old, content):
+		case c.same:
 			plan.Unchanged = append(plan.Unchanged, name)
-		case opts.Generated == nil || !opts.Generated(old):
-			return fmt.Errorf("%s: %w; move it out of the output directory or choose another -o", p, ErrNotGenerated)
+		case !c.exists:
+			write(i, c.content)
+		case opts.Generated == nil || !opts.Generated(c.old):
+			src.release(c.content)
+			return fmt.Errorf("%s: %w; move it out of the output directory or choose another -o", filepath.Join(dir, filepath.FromSlash(name)), ErrNotGenerated)
 		default:
-			write(i, content)
+			write(i, c.content)
 			existed[name] = true
 		}
 		return nil
@@ -280,10 +303,11 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 	if err != nil {
 		return plan, err
 	}
-	if err := planRemovals(dir, want, dirs, opts, &plan); err != nil {
+	ls := listings{} // both planners read the same directories: each is read once
+	if err := planRemovals(dir, want, dirs, opts, &plan, ls); err != nil {
 		return plan, err
 	}
-	if err := planLeftovers(dir, dirs, opts, &plan); err != nil {
+	if err := planLeftovers(dir, dirs, opts, &plan, ls); err != nil {
 		return plan, err
 	}
 	sort.Strings(plan.Write)
@@ -304,7 +328,73 @@ func SyncSource(ctx context.Context, dir string, src Source, opts Options) (plan
 			return kept[k], nil
 		}
 		return src.Content(toWrite[k])
-	}}, existed, plan)
+	}, Release: src.Release}, existed, plan)
+}
+
+// compared is what compare found of one file: its new content (nil once released),
+// whether the file in the output directory holds exactly that (same), and otherwise
+// whether a file is there (exists) and its first bytes (old), for
+// Options.Generated.
+type compared struct {
+	content []byte
+	same    bool
+	exists  bool
+	old     []byte
+}
+
+// free returns the memory of c.old to readBufs.
+func (c compared) free() {
+	if c.old != nil {
+		b := c.old[:0]
+		readBufs.Put(&b)
+	}
+}
+
+// readBufs hold the buffers compare reads existing files into.
+var readBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// compare builds the file src.Names[i] and reads the one at its place in dir (at
+// most one byte more than the new content, and at least headerLimit bytes, refusing
+// anything but a regular file): the same bytes are released at once (Source.Release).
+func compare(dir string, src Source, i int) (compared, error) {
+	content, err := src.Content(i)
+	if err != nil {
+		return compared{}, err
+	}
+	if src.FromOutput {
+		src.release(content)
+		return compared{same: true}, nil
+	}
+	p := filepath.Join(dir, filepath.FromSlash(src.Names[i]))
+	info, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return compared{content: content}, nil
+	}
+	if err != nil {
+		src.release(content)
+		return compared{}, err
+	}
+	if !info.Mode().IsRegular() {
+		src.release(content)
+		return compared{}, fmt.Errorf("%s: %w: not a regular file (a symbolic link or a directory is in the way)", p, ErrUnsafePath)
+	}
+	bp := readBufs.Get().(*[]byte)
+	old, err := readPrefixInto(p, max(len(content)+1, headerLimit), info.Size(), *bp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		readBufs.Put(bp)
+		return compared{content: content}, nil
+	case err != nil:
+		readBufs.Put(bp)
+		src.release(content)
+		return compared{}, fmt.Errorf("%s: %w", p, err)
+	case bytes.Equal(old, content):
+		*bp = old[:0]
+		readBufs.Put(bp)
+		src.release(content)
+		return compared{same: true}, nil
+	}
+	return compared{content: content, exists: true, old: old}, nil
 }
 
 // keepLimit is how many bytes of new contents Sync keeps between planning and writing
@@ -391,7 +481,7 @@ func checkSubdir(dir, rel string, opts Options) error {
 // planRemovals adds to plan the generated files no longer produced (in dir, its
 // direct subdirectories and the directories of files) and the subdirectories that
 // removing them leaves empty.
-func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Plan) error {
+func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Plan, ls listings) error {
 	if opts.Ext == "" || opts.Generated == nil {
 		return nil
 	}
@@ -399,7 +489,7 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 	for d := range dirs {
 		scan[d] = true
 	}
-	top, err := os.ReadDir(dir)
+	top, err := ls.read(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
@@ -423,7 +513,7 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 				continue // another output
 			}
 		}
-		entries, err := os.ReadDir(abs)
+		entries, err := ls.read(abs)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -458,6 +548,27 @@ func planRemovals(dir string, want, dirs map[string]bool, opts Options, plan *Pl
 	sort.Slice(plan.RemoveDirs, func(i, j int) bool { return plan.RemoveDirs[i] > plan.RemoveDirs[j] })
 	sort.Strings(plan.KeptDirs)
 	return nil
+}
+
+// listings are the directories one Sync has read (os.ReadDir), by path, with the
+// error of reading them: a directory of 44,000 schemas is listed once per run, not
+// once per planner.
+type listings map[string]listing
+
+type listing struct {
+	entries []fs.DirEntry
+	err     error
+}
+
+// read returns the entries of the directory abs, sorted by name (os.ReadDir), reading
+// it the first time only.
+func (ls listings) read(abs string) ([]fs.DirEntry, error) {
+	if l, ok := ls[abs]; ok {
+		return l.entries, l.err
+	}
+	entries, err := os.ReadDir(abs)
+	ls[abs] = listing{entries, err}
+	return entries, err
 }
 
 // The names apply gives its temporary files (".bqgen-<pid>-<random>.tmp", in the
@@ -496,7 +607,7 @@ func isLeftover(name string) bool {
 // in each direct subdirectory of dir and in theirs (the deepest a File can be), skipping directories whose name
 // starts with ".", symbolic links, nested modules and other outputs (Options.RootFile)
 // as Sync does everywhere.
-func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) error {
+func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan, ls listings) error {
 	scan := map[string]bool{"": true}
 	for d := range dirs {
 		scan[d] = true
@@ -504,7 +615,7 @@ func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) e
 	// subdirs adds the subdirectories of rel (a missing or unreadable one has none
 	// here; reading it again below reports the error).
 	subdirs := func(rel string) (added []string) {
-		entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+		entries, _ := ls.read(filepath.Join(dir, filepath.FromSlash(rel)))
 		for _, e := range entries {
 			if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !strings.HasPrefix(e.Name(), ".") {
 				scan[path.Join(rel, e.Name())] = true
@@ -536,7 +647,7 @@ func planLeftovers(dir string, dirs map[string]bool, opts Options, plan *Plan) e
 		if rel != "" && (foreign(abs) || strings.Contains(rel, "/") && foreign(filepath.Dir(abs))) {
 			continue
 		}
-		entries, err := os.ReadDir(abs)
+		entries, err := ls.read(abs)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -589,14 +700,14 @@ func readPrefix(path string, limit int) ([]byte, error) {
 // Filesystem operations apply uses; tests replace them to simulate a full disk or a
 // rename that fails midway.
 var (
-	createTemp = os.CreateTemp
-	createFile = openNew
-	mkdir      = os.Mkdir // directories Sync creates for -o and inside it
+	createTemp = openTemp  // apply's temporary files
+	createFile = createNew // the fast path's staged files
+	mkdir      = os.Mkdir  // directories Sync creates for -o and inside it
 	rename     = os.Rename
 	moveTree   = renameDir // the fast path's staged tree onto the output directory
 	link       = os.Link
 	remove     = os.Remove
-	writeTemp  = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+	writeTemp  = func(f newFile, b []byte) (int, error) { return f.write(b) }
 )
 
 // apply stages every file to write as a temporary file in dir, then commits: each old
@@ -688,37 +799,40 @@ func apply(dir string, files Source, existed set, plan Plan) (err error) {
 			}
 		}
 		for _, t := range temps {
-			remove(t.tmp)
+			if t.tmp != "" {
+				remove(t.tmp)
+			}
 		}
 		removeDirs(created)
 		if restored {
 			err = fmt.Errorf("%w (nothing was changed)", err)
 		}
 	}()
-	err = produce(files, func(k int, content []byte) error {
+	// The directories of the files first, in order; then every file on the workers,
+	// each built, written to a temporary file and released by the worker that took
+	// it (each); then, in order, the commit.
+	for _, name := range files.Names {
+		if err := mkdir(filepath.Dir(filepath.Join(dir, filepath.FromSlash(name)))); err != nil {
+			return err
+		}
+	}
+	temps = make([]staged, len(files.Names))
+	var modes perms
+	err = each(len(files.Names), func(k int) error {
+		content, err := files.Content(k)
+		if err != nil {
+			return err
+		}
+		defer files.release(content)
 		name := files.Names[k]
 		final := filepath.Join(dir, filepath.FromSlash(name))
 		fdir := filepath.Dir(final)
-		if err := mkdir(fdir); err != nil {
-			return err
-		}
-		tmp, err := createTemp(fdir, fmt.Sprintf(".bqgen-%d-*.tmp", os.Getpid()))
+		tmp, err := createTemp(fdir)
 		if err != nil {
 			return fmt.Errorf("%s: %w", fdir, err)
 		}
-		temps = append(temps, staged{tmp.Name(), final, existed[name]})
-		if _, err := writeTemp(tmp, content); err != nil {
-			tmp.Close()
-			return fmt.Errorf("%s: %w", final, err)
-		}
-		if err := tmp.Chmod(0o644); err != nil {
-			tmp.Close()
-			return fmt.Errorf("%s: %w", final, err)
-		}
-		if err := tmp.Close(); err != nil {
-			return fmt.Errorf("%s: %w", final, err)
-		}
-		return nil
+		temps[k] = staged{tmp.Name(), final, existed[name]}
+		return writeNew(tmp, fdir, final, content, &modes)
 	})
 	if err != nil {
 		return err
@@ -823,27 +937,27 @@ func removeDirs(dirs []madeDir) {
 // through Sync can simulate a full disk, an unwritable directory or a rename failing
 // midway; it is not safe for concurrent use with Sync.
 func Fail(op string, n int, err error) (restore func()) {
-	calls := 0
-	fail := func() bool { calls++; return calls == n+1 }
+	var calls atomic.Int64 // the operations run on Sync's workers
+	fail := func() bool { return calls.Add(1) == int64(n+1) }
 	switch op {
 	case "create": // a temporary file, or a file of the fast path's staged tree
 		old, oldFile := createTemp, createFile
-		createTemp = func(dir, pattern string) (*os.File, error) {
+		createTemp = func(dir string) (newFile, error) {
 			if fail() {
-				return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: err}
+				return newFile{}, &fs.PathError{Op: "open", Path: filepath.Join(dir, ".bqgen-*.tmp"), Err: err}
 			}
-			return old(dir, pattern)
+			return old(dir)
 		}
-		createFile = func(name string) (*os.File, error) {
+		createFile = func(name string) (newFile, error) {
 			if fail() {
-				return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+				return newFile{}, &fs.PathError{Op: "open", Path: name, Err: err}
 			}
 			return oldFile(name)
 		}
 		return func() { createTemp, createFile = old, oldFile }
 	case "write":
 		old := writeTemp
-		writeTemp = func(f *os.File, b []byte) (int, error) {
+		writeTemp = func(f newFile, b []byte) (int, error) {
 			if fail() {
 				// A full disk takes part of the data, then fails.
 				k, _ := old(f, b[:len(b)/2])

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -70,12 +71,10 @@ func TestSyncFastPathLeavesAReplacedDirectory(t *testing.T) {
 				}
 				defer func() { moveTree = old }()
 			} else {
-				old, swapped := createFile, false
-				createFile = func(name string) (*os.File, error) {
-					if !swapped {
-						swapped = true
-						other = swapOut(t, dir, c.link)
-					}
+				old := createFile
+				var once sync.Once // the staged files are created on several goroutines
+				createFile = func(name string) (newFile, error) {
+					once.Do(func() { other = swapOut(t, dir, c.link) })
 					return old(name)
 				}
 				defer func() { createFile = old }()

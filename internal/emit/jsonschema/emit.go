@@ -157,7 +157,8 @@ func Emit(reg *model.Registry, opts Options) ([]outdir.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		files[i] = outdir.File{Name: name, Content: b}
+		files[i] = outdir.File{Name: name, Content: bytes.Clone(b)} // of exactly its length
+		src.Release(b)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
@@ -233,7 +234,7 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 	names = append(names, RegistryFile)
 	content := func(i int) ([]byte, error) {
 		if i == len(parts) {
-			return marshal(RegistryFile, ordjson.New().Set("$comment", GeneratedComment).Set("schemas", manifest))
+			return marshalOut(RegistryFile, ordjson.New().Set("$comment", GeneratedComment).Set("schemas", manifest))
 		}
 		p, name := parts[i], names[i]
 		var (
@@ -258,7 +259,7 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 			if doc, err = sdkDataDoc(reg, plan, p.m, opts, name, a); err != nil {
 				return nil, err
 			}
-			b, err := marshal(name, doc)
+			b, err := marshalOut(name, doc)
 			if err == nil && len(b) > plan.bound {
 				// pii.Index.Size is an upper bound of the bytes written: never reached.
 				return nil, fmt.Errorf("%s: %s takes %d bytes, more than the %d bytes estimated", p.m.Pos, name, len(b), plan.bound)
@@ -268,23 +269,58 @@ func Files(reg *model.Registry, opts Options) (outdir.Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		return marshal(name, doc)
+		return marshalOut(name, doc)
 	}
-	return outdir.Source{Names: names, Content: content}, nil
+	return outdir.Source{Names: names, Content: content, Release: releaseOut}, nil
+}
+
+// outBufs hold the buffers Files' Content writes its files in (marshalOut): SyncSource
+// gives each back once written (releaseOut), and the next file is written in it, so
+// that the files' text is not allocated and collected file by file (420 MB at 10,000
+// URNs). A file that is never given back is the caller's, like any other result.
+var outBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// Sizes of outBufs' buffers: a new one starts at outStart (a data schema of 20
+// fields is 10 to 15 KB); one grown past outMaxPooled (a huge registry.json) is not
+// kept.
+const (
+	outStart     = 16 << 10
+	outMaxPooled = 4 << 20
+)
+
+// marshalOut writes the document of the file name into a buffer of outBufs.
+func marshalOut(name string, doc *ordjson.Object) ([]byte, error) {
+	bp := outBufs.Get().(*[]byte)
+	b := (*bp)[:0]
+	if cap(b) == 0 {
+		b = make([]byte, 0, outStart)
+	}
+	*bp = nil
+	outPtrs.Put(bp)
+	b, err := ordjson.Append(b, doc)
+	if err != nil {
+		releaseOut(b)
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
+}
+
+// outPtrs recycle the pointers outBufs' buffers travel in.
+var outPtrs = sync.Pool{New: func() any { return new([]byte) }}
+
+// releaseOut gives a file's buffer back to outBufs (outdir.Source.Release).
+func releaseOut(b []byte) {
+	if cap(b) == 0 || cap(b) > outMaxPooled {
+		return
+	}
+	bp := outPtrs.Get().(*[]byte)
+	*bp = b[:0]
+	outBufs.Put(bp)
 }
 
 // arenas hold the objects of the documents Files' Content builds, one Arena per
 // document being built, reused for the next.
 var arenas = sync.Pool{New: func() any { return new(ordjson.Arena) }}
-
-// marshal writes the document of the file name.
-func marshal(name string, doc *ordjson.Object) ([]byte, error) {
-	b, err := ordjson.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return b, nil
-}
 
 func validStem(s string) bool {
 	if s == "" || s[0] == '.' {
