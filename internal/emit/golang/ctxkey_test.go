@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -109,8 +110,10 @@ func anyProperty(rng *rand.Rand, reg *model.Registry, inType bool) *model.Proper
 
 // edits are the changes TestContextCacheDifferential makes: in one message, in a
 // named type (which the contexts using it render), in the supersedes links, the
-// lints, the messages (added, removed), the names of types (renamed, which reorders
-// the named types' descriptors), positions (which the key leaves out).
+// lints, the messages (added, removed, moved to another context), the names of types
+// (renamed, or one added first: either reorders the named types' descriptors), the
+// context packages' names (go.contexts), patterns (which renumbers a package's
+// compiled patterns), positions (which the key leaves out).
 var edits = map[string]edit{
 	"summary": func(rng *rand.Rand, reg *model.Registry) string {
 		m := pick(rng, reg.Messages)
@@ -229,6 +232,69 @@ var edits = map[string]edit{
 		}
 		sort.Slice(reg.Types, func(i, j int) bool { return reg.Types[i].Name < reg.Types[j].Name })
 		return old
+	},
+	// go-contexts renames a context's Go package (go.contexts), or drops the
+	// override: its messages are the same, its file's package clause is not.
+	"go-contexts": func(rng *rand.Rand, reg *model.Registry) string {
+		ctx := pick(rng, reg.Messages).Context()
+		if _, ok := reg.GoContexts[ctx]; ok && rng.IntN(2) == 0 {
+			delete(reg.GoContexts, ctx)
+			return ctx
+		}
+		if reg.GoContexts == nil {
+			reg.GoContexts = map[string]model.GoContext{}
+		}
+		reg.GoContexts[ctx] = model.GoContext{Name: fmt.Sprintf("pkg%d", rng.IntN(1e6))}
+		return ctx
+	},
+	// move-context moves a message to another bounded context (its URN's context
+	// changes): two contexts' files change, the Go names in both may shift.
+	"move-context": func(rng *rand.Rand, reg *model.Registry) string {
+		m, o := pick(rng, reg.Messages), pick(rng, reg.Messages)
+		if m.Context() == o.Context() || len(reg.Messages) < 3 {
+			return ""
+		}
+		urn := "urn:babel:" + o.Context() + ":" + model.URNName(m.URN)
+		if reg.Message(urn) != nil {
+			return ""
+		}
+		for _, x := range reg.Messages {
+			if x.Supersedes == m.URN {
+				x.Supersedes = urn
+			}
+		}
+		old := m.URN
+		m.URN = urn
+		sort.Slice(reg.Messages, func(i, j int) bool { return reg.Messages[i].URN < reg.Messages[j].URN })
+		return old
+	},
+	// pattern sets or drops a string's pattern, in a message or a named type: the
+	// numbering of its package's compiled patterns (patternN) shifts.
+	"pattern": func(rng *rand.Rand, reg *model.Registry) string {
+		s := anySchema(rng, reg, rng.IntN(3) == 0)
+		if s.Kind != model.String || len(s.Enum) > 0 || s.Format != "" {
+			return ""
+		}
+		if s.Pattern != "" && rng.IntN(3) == 0 {
+			s.Pattern = ""
+		} else {
+			s.Pattern = pick(rng, []string{"^[a-z]+$", "^[A-Z]{2}$", "^0*$", "^a"})
+		}
+		return "pattern"
+	},
+	// add-type adds a named type (first in name order, so every other type's index
+	// among the named types' descriptors moves) and uses it in one message.
+	"add-type": func(rng *rand.Rand, reg *model.Registry) string {
+		name := fmt.Sprintf("AAdded%d", rng.IntN(1e6))
+		if reg.Type(name) != nil {
+			return ""
+		}
+		t := &model.NamedType{Name: name, Schema: &model.Schema{Kind: model.String, GDPR: pick(rng, []string{"", "true"})}}
+		reg.Types = append(reg.Types, t)
+		sort.Slice(reg.Types, func(i, j int) bool { return reg.Types[i].Name < reg.Types[j].Name })
+		m := pick(rng, reg.Messages)
+		m.Data.Properties = append(m.Data.Properties, &model.Property{Name: strings.ToLower(name), Schema: &model.Schema{Kind: model.Ref, Ref: name, Named: t}})
+		return name
 	},
 	"positions": func(rng *rand.Rand, reg *model.Registry) string {
 		m := pick(rng, reg.Messages)
@@ -634,5 +700,22 @@ func TestContextKeyCoversAnnotations(t *testing.T) {
 	}
 	if maps < 10 {
 		t.Errorf("%d maps keyed by model nodes, want the 10 of gen and Names at least", maps)
+	}
+	// The context's package itself (go.contexts renames it while its messages stay
+	// as they are), and the root package: every field but the positions.
+	for _, p := range []*gonames.Package{pkg, names.Root} {
+		v := reflect.ValueOf(p).Elem()
+		for i := range v.NumField() {
+			sf := v.Type().Field(i)
+			if skippedTypes[sf.Type] {
+				continue
+			}
+			before := key()
+			restore := mutate(t, v.Field(i))
+			if key() == before {
+				t.Errorf("changing Package.%s of %q leaves the key unchanged", sf.Name, p.Dir)
+			}
+			restore()
+		}
 	}
 }
