@@ -282,7 +282,7 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 		pd, fd Diagnostics
 		err    error
 		taken  bool // root came from o.cache: it is not put back
-		slab   bool // root came from the TreeStore (decodeTree)
+		slab   bool // root came from the TreeStore (decodeTree), and no Cache keeps it
 		pb     *prebuilt
 		done   chan struct{}
 	}
@@ -325,7 +325,9 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 					r.taken = r.root != nil
 					if r.root == nil {
 						r.root = o.lookupTree(srcs[i].name, srcs[i].data)
-						r.slab = r.root != nil
+						// With a Cache the tree outlives the load anyway (put below):
+						// copying the nodes the loader keeps would only add to it.
+						r.slab = r.root != nil && o.cache == nil
 					}
 					if r.root == nil {
 						r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
