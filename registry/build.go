@@ -271,9 +271,11 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 		unsure:       map[*model.Schema]map[string]bool{},
 		brokenPos:    map[model.Pos]bool{},
 	}
-	// A pipeline: GOMAXPROCS workers parse each file and check it against the format
-	// schema (most of the work), while this goroutine merges the checked files into
-	// the model in file order as soon as each is ready, then drops its tree. So the
+	// A pipeline: GOMAXPROCS workers parse each file (or decode its tree), check it
+	// against the format schema and build its types and messages (prebuild.go), while
+	// this goroutine merges the files into the model in file order as soon as each is
+	// ready (taking the worker's build, or building the file itself where that would
+	// differ), then drops its tree. So the
 	// serial merge overlaps the parsing, and at most a few files' trees are alive at
 	// once (at 10,000 URNs, keeping every tree until the end doubled the live heap
 	// and the collector's work).
