@@ -24,11 +24,14 @@ type pending struct {
 }
 
 type loader struct {
-	diags    []pending
-	reg      *model.Registry
-	msgs     map[string]*model.Message
-	types    map[string]*model.NamedType
-	refs     []refUse
+	diags []pending
+	reg   *model.Registry
+	msgs  map[string]*model.Message
+	types map[string]*model.NamedType
+	refs  []refUse
+	// refSegs holds the refs before those of refs, in order, as segments
+	// (takePrebuilt); allRefs is both.
+	refSegs  [][]refUse
 	fileLint map[string]*model.Lint
 	curLint  *model.Lint // lint block of the message being built
 	pkgPos   model.Pos
@@ -1384,6 +1387,27 @@ func (l *loader) enum(e *tentry, s *model.Schema, what string) []any {
 	return out
 }
 
+// allRefs yields refSegs then refs, in order.
+func (l *loader) allRefs() func(yield func(int, refUse) bool) {
+	return func(yield func(int, refUse) bool) {
+		i := 0
+		for _, seg := range l.refSegs {
+			for _, u := range seg {
+				if !yield(i, u) {
+					return
+				}
+				i++
+			}
+		}
+		for _, u := range l.refs {
+			if !yield(i, u) {
+				return
+			}
+			i++
+		}
+	}
+}
+
 // link resolves every `type: Name` use to its named type (BQ033).
 func (l *loader) link() {
 	names := make([]string, 0, len(l.types))
@@ -1391,7 +1415,7 @@ func (l *loader) link() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, u := range l.refs {
+	for _, u := range l.allRefs() {
 		if nt := l.types[u.s.Ref]; nt != nil {
 			u.s.Named = nt
 			continue
