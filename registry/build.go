@@ -343,7 +343,10 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 							}
 						}
 					}
-					if r.root != nil && r.err == nil && !o.serialBuild {
+					// Not with a Cache (diff, watch): there the trees outlive the
+					// load anyway, and on a loaded machine the prebuilds cost diff
+					// a tenth more CPU and 30 MiB of RSS for no wall time measured.
+					if r.root != nil && r.err == nil && !o.serialBuild && o.cache == nil {
 						r.pb = wl.prebuild(r.root, r.slab)
 					}
 				}

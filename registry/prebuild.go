@@ -9,9 +9,9 @@ import (
 	"github.com/babelqueue/bqgen/internal/model"
 )
 
-// Building a file's types and messages in the parse workers (issue 22). The merge of
-// loadFresh is serial, in file order, and with the trees taken from a TreeStore it was
-// most of a load's wall time. So each worker, once it has a file's tree, builds that
+// Building a file's types and messages in the parse workers (issue 22), in loads
+// without a Cache. The merge of loadFresh is serial, in file order, and with the trees
+// taken from a TreeStore it was most of a load's wall time. So each worker, once it has a file's tree, builds that
 // file's named types and messages and runs checkText on it with a loader of its own
 // (spec), and the merge takes the result (takePrebuilt) when it is what the merge
 // would have built: no type or URN of the file is defined in a file before it, the
