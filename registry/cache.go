@@ -109,6 +109,11 @@ type options struct {
 	trees       TreeStore
 	skipGoNames bool
 	goNames     **gonames.Names
+	// serialBuild (tests only) makes the merge build every file itself, as before
+	// prebuilds (prebuild.go); prebuilds, when not nil, counts the prebuilds the
+	// merge took ([0]) and built again itself ([1]).
+	serialBuild bool
+	prebuilds   *[2]int
 }
 
 // WithCache makes Load and LoadFiles take parsed files from c and leave theirs in it.

@@ -62,11 +62,27 @@ type patternFacts struct {
 	isSlow    bool
 	insts     int  // the compiled program's instructions
 	overTotal bool // its translation takes the registry past MaxRE2Total (the first to)
+	analysed  bool // slow and insts were computed (within MaxRE2Total)
 }
 
 // factsOf returns the analysis of pattern p, computing it on first use.
 func (l *loader) factsOf(p string) *patternFacts {
 	if f := l.patterns[p]; f != nil {
+		return f
+	}
+	if l.spec {
+		// A prebuild: analysed as the merge would if the budget holds there (the
+		// merge checks it, takePrebuilt).
+		f, ok := l.share.facts(p)
+		if !ok {
+			l.abort = true
+			f = &patternFacts{err: errAborted}
+		}
+		if l.patterns == nil {
+			l.patterns = map[string]*patternFacts{}
+		}
+		l.patterns[p] = f
+		l.specPats = append(l.specPats, p)
 		return f
 	}
 	f := &patternFacts{}
@@ -75,8 +91,13 @@ func (l *loader) factsOf(p string) *patternFacts {
 		// Past the limit the registry is refused: the patterns after the one that
 		// crossed it are translated (for their syntax errors) but not analysed.
 		if l.re2Total <= MaxRE2Total {
-			f.slow, f.isSlow = slowTree(f.pat.Root)
-			f.insts = programSize(f.pat.RE2)
+			if sf := l.share.analysed(p); sf != nil {
+				f.slow, f.isSlow, f.insts = sf.slow, sf.isSlow, sf.insts // a prebuild's
+			} else {
+				f.slow, f.isSlow = slowTree(f.pat.Root)
+				f.insts = programSize(f.pat.RE2)
+			}
+			f.analysed = true
 			l.re2Total += len(f.pat.RE2)
 			f.overTotal = l.re2Total > MaxRE2Total
 		}

@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -496,4 +498,96 @@ func BenchmarkTreeCodec(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(len(enc))/float64(len(data)), "enc/yaml")
+}
+
+// TestKeepCopiesDecodedSubtrees: loader.keep returns, for a decoded tree, a copy of
+// every subtree equal to it field by field (treeDiff) that shares no node, entry or
+// item with the tree (so the decoded slabs are not kept alive), and the tree itself
+// when the file was parsed.
+func TestKeepCopiesDecodedSubtrees(t *testing.T) {
+	files := codecInputs(t)
+	names := slices.Sorted(maps.Keys(files))
+	copied := 0
+	for _, name := range names {
+		root, pd := parseFile(name, files[name])
+		if root == nil || root.shared || len(pd) > 0 {
+			continue
+		}
+		if fd, err := validateFormat(root, &fieldMemo{}); err != nil || len(fd) > 0 {
+			continue
+		}
+		enc := encodeTree(root)
+		if enc == nil {
+			continue
+		}
+		dec, err := decodeTree(name, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inTree := map[*tnode]bool{}
+		var mark func(n *tnode)
+		mark = func(n *tnode) {
+			inTree[n] = true
+			for _, e := range n.entries {
+				mark(e.val)
+			}
+			for _, it := range n.items {
+				mark(it)
+			}
+		}
+		mark(dec)
+		var shares func(n *tnode) bool
+		shares = func(n *tnode) bool {
+			if inTree[n] {
+				return true
+			}
+			for _, e := range n.entries {
+				if shares(e.val) {
+					return true
+				}
+			}
+			for _, it := range n.items {
+				if shares(it) {
+					return true
+				}
+			}
+			return false
+		}
+		slab, parsed := &loader{slab: true}, &loader{}
+		var visit func(n *tnode, at string)
+		visit = func(n *tnode, at string) {
+			c := slab.keep(n)
+			if d := treeDiff(n, c, at); d != "" {
+				t.Fatalf("keep: %s", d)
+			}
+			if shares(c) {
+				t.Fatalf("%s: the copy shares nodes with the decoded tree", at)
+			}
+			if len(n.entries) > 0 && &c.entries[0] == &n.entries[0] || len(n.items) > 0 && &c.items[0] == &n.items[0] {
+				t.Fatalf("%s: the copy shares entries or items with the decoded tree", at)
+			}
+			copied++
+			for _, e := range n.entries {
+				visit(e.val, at+"."+e.key)
+			}
+			for i, it := range n.items {
+				visit(it, fmt.Sprintf("%s[%d]", at, i))
+			}
+		}
+		visit(dec, name)
+		if parsed.keep(root) != root {
+			t.Fatalf("%s: keep copied a parsed tree", name)
+		}
+		if items := dec.child("consumers"); items != nil {
+			all := slab.keepAll(items.items)
+			for i, c := range all {
+				if c == items.items[i] || treeDiff(items.items[i], c, name) != "" {
+					t.Fatalf("%s: keepAll item %d not a copy", name, i)
+				}
+			}
+		}
+	}
+	if copied < 10000 {
+		t.Fatalf("only %d subtrees copied", copied)
+	}
 }
