@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/babelqueue/bqgen/internal/buildcache"
+	"github.com/babelqueue/bqgen/internal/cputime"
 	"github.com/babelqueue/bqgen/internal/synth"
 )
 
@@ -50,7 +51,7 @@ func BenchmarkGenerateEdit(b *testing.B) {
 				b.Fatalf("%s: no %q", file, from)
 			}
 			i := 0
-			defer reportCPU(b)()
+			defer cputime.PerOp(b)()
 			for b.Loop() {
 				b.StopTimer()
 				i++
@@ -62,16 +63,5 @@ func BenchmarkGenerateEdit(b *testing.B) {
 				gen()
 			}
 		})
-	}
-}
-
-// reportCPU starts measuring the process's CPU time; the function it returns reports
-// it per operation as cpu-ns/op. Defer it after the set-up, before the loop.
-func reportCPU(b *testing.B) func() {
-	start, ok := cpuTime()
-	return func() {
-		if end, ok2 := cpuTime(); ok && ok2 && b.N > 0 {
-			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/babelqueue/bqgen/internal/cputime"
 )
 
 // BenchmarkSync writes 2,000 files of 2 KB over 20 directories (the shape of a
@@ -26,7 +28,7 @@ func BenchmarkSync(b *testing.B) {
 		files = append(files, gen(fmt.Sprintf("d%02d/f%04d.go", i%20, i), body))
 	}
 	b.Run("new-directory", func(b *testing.B) {
-		defer cpuPerOp(b)()
+		defer cputime.PerOp(b)()
 		for b.Loop() {
 			dir := filepath.Join(b.TempDir(), "out")
 			if _, err := Sync(context.Background(), dir, files, opts()); err != nil {
@@ -35,7 +37,7 @@ func BenchmarkSync(b *testing.B) {
 		}
 	})
 	b.Run("existing-empty", func(b *testing.B) {
-		defer cpuPerOp(b)()
+		defer cputime.PerOp(b)()
 		for b.Loop() {
 			dir := filepath.Join(b.TempDir(), "out")
 			if err := os.Mkdir(dir, 0o755); err != nil {
@@ -51,22 +53,11 @@ func BenchmarkSync(b *testing.B) {
 		if _, err := Sync(context.Background(), dir, files, opts()); err != nil {
 			b.Fatal(err)
 		}
-		defer cpuPerOp(b)()
+		defer cputime.PerOp(b)()
 		for b.Loop() {
 			if plan, err := Sync(context.Background(), dir, files, opts()); err != nil || plan.Changed() {
 				b.Fatal(plan, err)
 			}
 		}
 	})
-}
-
-// cpuPerOp starts measuring the process's CPU time; the function it returns reports
-// it per op (cpu-ns/op) when the benchmark ends.
-func cpuPerOp(b *testing.B) func() {
-	cpu0, ok0 := cpuTime()
-	return func() {
-		if cpu1, ok1 := cpuTime(); ok0 && ok1 && b.N > 0 {
-			b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
-		}
-	}
 }

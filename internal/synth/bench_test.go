@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/cputime"
 	"github.com/babelqueue/bqgen/internal/diff"
 	"github.com/babelqueue/bqgen/internal/emit/golang"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema"
@@ -46,19 +47,6 @@ func BenchmarkLoadCheck(b *testing.B) {
 	}
 }
 
-// reportCPU starts measuring the process's CPU time; the function it returns reports
-// it per operation as cpu-ns/op (user + system, all goroutines: the number to compare
-// on a shared machine, where ns/op is wall time and depends on the load). Defer it
-// after the set-up, before the loop.
-func reportCPU(b *testing.B) func() {
-	start, ok := cpuTime()
-	return func() {
-		if end, ok2 := cpuTime(); ok && ok2 && b.N > 0 {
-			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
 // BenchmarkGenerateGo is gonames.Plan + golang.Emit (every file written in its final,
 // gofmt'd form), with its CPU time per operation (cpu-ns/op).
 func BenchmarkGenerateGo(b *testing.B) {
@@ -66,7 +54,7 @@ func BenchmarkGenerateGo(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			reg := load(b, Files(Options{Messages: n}))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer cputime.PerOp(b)()
 			for b.Loop() {
 				names, colls := gonames.Plan(reg, "events")
 				if len(colls) > 0 {
@@ -80,18 +68,26 @@ func BenchmarkGenerateGo(b *testing.B) {
 	}
 }
 
+// loadPlanned loads the synthetic registry of n URNs and plans its Go names (package
+// events), failing b on a collision.
+func loadPlanned(b *testing.B, n int) (*model.Registry, *gonames.Names) {
+	b.Helper()
+	reg := load(b, Files(Options{Messages: n}))
+	names, colls := gonames.Plan(reg, "events")
+	if len(colls) > 0 {
+		b.Fatal(colls)
+	}
+	return reg, names
+}
+
 // BenchmarkEmitGo is golang.Emit alone, on names planned once (BenchmarkGenerateGo
 // less gonames.Plan), with its CPU time per operation (cpu-ns/op).
 func BenchmarkEmitGo(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			reg := load(b, Files(Options{Messages: n}))
-			names, colls := gonames.Plan(reg, "events")
-			if len(colls) > 0 {
-				b.Fatal(colls)
-			}
+			reg, names := loadPlanned(b, n)
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer cputime.PerOp(b)()
 			for b.Loop() {
 				if _, err := golang.Emit(reg, names, golang.Options{ImportPath: "example.com/bench/events"}); err != nil {
 					b.Fatal(err)
@@ -171,11 +167,7 @@ func (c *memCache) Put(k golang.ContextKey, b []byte) {
 func BenchmarkEmitGoEdit(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			reg := load(b, Files(Options{Messages: n}))
-			names, colls := gonames.Plan(reg, "events")
-			if len(colls) > 0 {
-				b.Fatal(colls)
-			}
+			reg, names := loadPlanned(b, n)
 			cache := &memCache{m: map[golang.ContextKey][]byte{}}
 			opts := golang.Options{ImportPath: "example.com/bench/events", Cache: cache}
 			if _, err := golang.Emit(reg, names, opts); err != nil {
@@ -184,7 +176,7 @@ func BenchmarkEmitGoEdit(b *testing.B) {
 			entries := len(cache.m)
 			m := reg.Messages[0]
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer cputime.PerOp(b)()
 			i := 0
 			for b.Loop() {
 				i++

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/iotest"
 
+	"github.com/babelqueue/bqgen/internal/cputime"
 	"github.com/babelqueue/bqgen/internal/emit/jsonschema/fixture"
 )
 
@@ -141,7 +141,7 @@ func BenchmarkStream(b *testing.B) {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(n) * 300)
-			cpu0 := cpuTime()
+			cpu0, _ := cputime.Process()
 			for b.Loop() {
 				res, err := Files(v, []string{"-"}, Options{}, newEnvelopes(n, 300), func(Message) error { return nil }, io.Discard)
 				if err != nil || res.Valid+res.Invalid != n {
@@ -151,16 +151,8 @@ func BenchmarkStream(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/msg")
 			// CPU time (user + system, this process, the GC included) is what a shared
 			// machine's load does not inflate.
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/float64(n), "cpu-ns/msg")
+			cpu1, _ := cputime.Process()
+			b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/float64(n), "cpu-ns/msg")
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far, in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

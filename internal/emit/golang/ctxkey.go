@@ -3,6 +3,7 @@ package golang
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"maps"
 	"math"
 	"slices"
 	"unsafe"
@@ -140,17 +141,21 @@ func (k *keyer) str(s string) {
 	k.buf = append(k.buf, s...)
 }
 
-func (k *keyer) strs(l []string) {
+// list writes l as a tagged list (a nil list and an empty one apart), each element
+// with each.
+func list[T any](k *keyer, l []T, each func(T)) {
 	if l == nil {
 		k.tag(tNil)
 		return
 	}
 	k.tag(tList)
 	k.int(int64(len(l)))
-	for _, s := range l {
-		k.str(s)
+	for _, v := range l {
+		each(v)
 	}
 }
+
+func (k *keyer) strs(l []string) { list(k, l, k.str) }
 
 // strMap writes m's entries sorted by key.
 func (k *keyer) strMap(m map[string]string) {
@@ -158,11 +163,7 @@ func (k *keyer) strMap(m map[string]string) {
 		k.tag(tNil)
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for key := range m {
-		keys = append(keys, key)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	k.tag(tMap)
 	k.int(int64(len(keys)))
 	for _, key := range keys {
@@ -222,11 +223,7 @@ func (k *keyer) value(v any) {
 	case []any:
 		k.values(x)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for key := range x {
-			keys = append(keys, key)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		k.tag(tMap)
 		k.int(int64(len(keys)))
 		for _, key := range keys {
@@ -238,17 +235,7 @@ func (k *keyer) value(v any) {
 	}
 }
 
-func (k *keyer) values(l []any) {
-	if l == nil {
-		k.tag(tNil)
-		return
-	}
-	k.tag(tList)
-	k.int(int64(len(l)))
-	for _, v := range l {
-		k.value(v)
-	}
-}
+func (k *keyer) values(l []any) { list(k, l, k.value) }
 
 // pack writes a Go package: its directory, name and bounded context.
 func (k *keyer) pack(p *gonames.Package) {

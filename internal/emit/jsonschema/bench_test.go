@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/cputime"
 	"github.com/babelqueue/bqgen/internal/synth"
 	"github.com/babelqueue/bqgen/registry"
 )
@@ -34,8 +35,8 @@ func BenchmarkFiles(b *testing.B) {
 				b.Fatal(err, diags)
 			}
 			bytes := 0
-			cpu0, cpuOK := cpuTime()
 			b.ResetTimer()
+			reportCPU := cputime.PerOp(b)
 			for b.Loop() {
 				src, err := Files(reg, Options{})
 				if err != nil {
@@ -51,9 +52,7 @@ func BenchmarkFiles(b *testing.B) {
 					src.Release(c) // as outdir.SyncSource does once a file is written
 				}
 			}
-			if cpu1, ok := cpuTime(); ok && cpuOK {
-				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
-			}
+			reportCPU()
 			b.ReportMetric(float64(bytes), "bytes/registry")
 		})
 	}
