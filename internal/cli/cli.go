@@ -48,6 +48,10 @@ type env struct {
 	// replayed, when set, is called with the command's name when a run is answered
 	// from the cache (tests).
 	replayed func(cmd string)
+	// rerun is the command line that runs the command again as the user gave it, less
+	// --check (rerunLine): the fix a stale --check prints. "" when the env was not
+	// built by Run.
+	rerun string
 }
 
 // getenv returns the environment variable key ("" when unset).
@@ -160,6 +164,7 @@ func (r Runner) Run(ctx context.Context, args []string, stdin io.Reader, stdout,
 	}
 	out := &watchedWriter{w: stdout}
 	e.stdout = out
+	e.rerun = rerunLine(c.name, fs)
 	code := run(e, fs.Args())
 	if out.err != nil && code != ExitError {
 		// What the command printed did not all reach its reader (a full disk, a closed
@@ -195,6 +200,55 @@ func unknownCommand(w io.Writer, name string) int {
 	}
 	fmt.Fprintf(w, "\nrun 'bqgen help' for the list of commands\n")
 	return ExitError
+}
+
+// rerunLine returns the command line `bqgen NAME` with every flag the user set on fs,
+// in the order given, each value shell-quoted where it needs it (quoteArg), and the
+// arguments, but not --check: the command a stale --check tells the user to run, so
+// that --import-path, --package and the like are not lost. A flag with a shorthand is
+// written with it (-r, -o). The line passes through termtext.Line (no control
+// characters reach the terminal).
+func rerunLine(name string, fs *pflag.FlagSet) string {
+	parts := []string{"bqgen", name}
+	fs.Visit(func(f *pflag.Flag) {
+		if f.Name == "check" {
+			return
+		}
+		flag := "--" + f.Name
+		if f.Shorthand != "" {
+			flag = "-" + f.Shorthand
+		}
+		if f.Value.Type() == "bool" {
+			if f.Value.String() != "true" {
+				flag = "--" + f.Name + "=false"
+			}
+			parts = append(parts, flag)
+			return
+		}
+		parts = append(parts, flag, quoteArg(f.Value.String()))
+	})
+	for _, a := range fs.Args() {
+		parts = append(parts, quoteArg(a))
+	}
+	return termtext.Line(strings.Join(parts, " "))
+}
+
+// quoteArg returns a as a POSIX shell reads it back as one word: unchanged when it is
+// not empty and holds only letters, digits and _ - . / : = @ % + , (the characters no
+// shell gives a meaning there), else in single quotes, each single quote in a written
+// as quote, backslash, quote, quote (close, escape, reopen).
+func quoteArg(a string) string {
+	safe := a != ""
+	for _, r := range a {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=@%+,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
 // suggestFlag adds a did-you-mean to pflag's unknown-flag errors.

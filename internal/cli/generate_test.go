@@ -341,3 +341,55 @@ func TestGenerateRemovesLeftovers(t *testing.T) {
 		t.Errorf("--check after the run: exit %d: %s", code, stderr)
 	}
 }
+
+// TestCheckHintKeepsFlags: the fix a stale --check prints is the command as given,
+// less --check, so that it runs where the short form would not (outside a Go module
+// --import-path is required), and after it --check passes.
+func TestCheckHintKeepsFlags(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "my gen", "events")
+	args := []string{"generate", "-r", exampleRegistry, "-o", out, "--import-path", "example.com/gen", "--package", "events"}
+	if code, _, stderr := run(t, args...); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if err := os.Remove(filepath.Join(out, "orders", "orders.go")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, append(args[:5:5], "--check", "--import-path", "example.com/gen", "--package", "events")...)
+	wantFix := "bqgen generate -r " + exampleRegistry + " -o '" + out + "' --import-path example.com/gen --package events"
+	if code != ExitFindings || !strings.HasSuffix(stderr, " is stale; run "+wantFix+"\n") {
+		t.Fatalf("--check: exit %d, stderr\n%s\nwant exit 1 and the fix %q", code, stderr, wantFix)
+	}
+	// The fix as a shell reads it: the one quoted word holds the space.
+	fix := strings.Fields(strings.Replace(wantFix, "'"+out+"'", "OUT", 1))
+	for i, f := range fix {
+		if f == "OUT" {
+			fix[i] = out
+		}
+	}
+	if code, _, stderr := run(t, fix[1:]...); code != ExitOK {
+		t.Fatalf("the fix %q: exit %d: %s", wantFix, code, stderr)
+	}
+	if code, _, stderr := run(t, append(args, "--check")...); code != ExitOK {
+		t.Errorf("--check after the fix: exit %d: %s", code, stderr)
+	}
+}
+
+// TestQuoteArg: words a POSIX shell reads back unchanged.
+func TestQuoteArg(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"examples/registry.yaml": "examples/registry.yaml",
+		"example.com/gen":        "example.com/gen",
+		"a b":                    "'a b'",
+		"":                       "''",
+		"it's":                   `'it'\''s'`,
+		"$HOME":                  "'$HOME'",
+		"~/x":                    "'~/x'",
+		"a;rm":                   "'a;rm'",
+	} {
+		if got := quoteArg(in); got != want {
+			t.Errorf("quoteArg(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

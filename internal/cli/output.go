@@ -53,7 +53,11 @@ func reportPlan(e env, cmd, regPath, out string, plan outdir.Plan, dryRun bool) 
 		for _, n := range plan.Leftovers {
 			fmt.Fprintf(e.stderr, "%s: stale, left by a bqgen run that was killed; would be removed\n", filepath.Join(out, n))
 		}
-		fmt.Fprintf(e.stderr, "bqgen %s --check: %s is stale; run bqgen %s -r %s -o %s\n", cmd, out, cmd, regPath, out)
+		fix := e.rerun
+		if fix == "" {
+			fix = fmt.Sprintf("bqgen %s -r %s -o %s", cmd, regPath, out)
+		}
+		fmt.Fprintf(e.stderr, "bqgen %s --check: %s is stale; run %s\n", cmd, out, fix)
 		return ExitFindings
 	}
 	for _, n := range plan.KeptDirs {
