@@ -307,6 +307,7 @@ func printOverview(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  %-11s %s\n", "help", "show help for a command")
 	fmt.Fprintln(w, "\nExit codes: 0 clean, 1 findings (registry rejected, stale output), 2 usage or I/O error.")
+	fmt.Fprintln(w, "Build cache: $BQGEN_CACHE (an absolute path, or off), else bqgen in the user's cache directory.")
 	fmt.Fprintln(w, "Run 'bqgen help <command>' for a command's flags and examples.")
 }
 
