@@ -79,6 +79,12 @@ func TestEachFirstErrorInOrder(t *testing.T) {
 		case 121:
 			return errors.New("121")
 		}
+		if i > 121 {
+			// Long enough that the workers cannot take all 378 later indexes (at
+			// least 126 ms on three of them) before the one that ran 121 stops them:
+			// a free loop ran through them all under load before it had.
+			time.Sleep(time.Millisecond)
+		}
 		return nil
 	})
 	if err == nil || err.Error() != "120" {
