@@ -203,7 +203,7 @@ func unknownCommand(w io.Writer, name string) int {
 }
 
 // rerunLine returns the command line `bqgen NAME` with every flag the user set on fs,
-// in the order given, each value shell-quoted where it needs it (quoteArg), and the
+// in the order given, each value shell-quoted where it needs it (shellWord), and the
 // arguments, but not --check: the command a stale --check tells the user to run, so
 // that --import-path, --package and the like are not lost. A flag with a shorthand is
 // written with it (-r, -o). The line passes through termtext.Line (no control
@@ -225,30 +225,12 @@ func rerunLine(name string, fs *pflag.FlagSet) string {
 			parts = append(parts, flag)
 			return
 		}
-		parts = append(parts, flag, quoteArg(f.Value.String()))
+		parts = append(parts, flag, shellWord(f.Value.String()))
 	})
 	for _, a := range fs.Args() {
-		parts = append(parts, quoteArg(a))
+		parts = append(parts, shellWord(a))
 	}
 	return termtext.Line(strings.Join(parts, " "))
-}
-
-// quoteArg returns a as a POSIX shell reads it back as one word: unchanged when it is
-// not empty and holds only letters, digits and _ - . / : = @ % + , (the characters no
-// shell gives a meaning there), else in single quotes, each single quote in a written
-// as quote, backslash, quote, quote (close, escape, reopen).
-func quoteArg(a string) string {
-	safe := a != ""
-	for _, r := range a {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=@%+,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return a
-	}
-	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
 // suggestFlag adds a did-you-mean to pflag's unknown-flag errors.

@@ -111,7 +111,9 @@ func looksLikeRegistry(arg string) bool {
 	return err == nil
 }
 
-// shellWord quotes s for a POSIX shell when it holds anything but safe characters.
+// shellWord returns s as a POSIX shell reads it back as one word: unchanged when it is
+// not empty and holds only letters, digits and - _ . / : @ + = , else in single quotes
+// (each single quote closed, escaped and reopened).
 func shellWord(s string) string {
 	safe := s != ""
 	for _, r := range s {

@@ -375,8 +375,8 @@ func TestCheckHintKeepsFlags(t *testing.T) {
 	}
 }
 
-// TestQuoteArg: words a POSIX shell reads back unchanged.
-func TestQuoteArg(t *testing.T) {
+// TestShellWord: words a POSIX shell reads back unchanged.
+func TestShellWord(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
 		"examples/registry.yaml": "examples/registry.yaml",
@@ -388,8 +388,8 @@ func TestQuoteArg(t *testing.T) {
 		"~/x":                    "'~/x'",
 		"a;rm":                   "'a;rm'",
 	} {
-		if got := quoteArg(in); got != want {
-			t.Errorf("quoteArg(%q) = %s, want %s", in, got, want)
+		if got := shellWord(in); got != want {
+			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
