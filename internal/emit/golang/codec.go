@@ -31,6 +31,16 @@ func nullable(s *model.Schema) bool {
 	return false
 }
 
+// decl is the entry of s in g.names.Inline, looked up only for the schemas that
+// can have one (gonames.Names.Inline: objects and schemas with an enum); the
+// others, most of a registry's schemas, cost no lookup.
+func (g *gen) decl(s *model.Schema) gonames.Decl {
+	if s.Kind != model.Object && len(s.Enum) == 0 {
+		return gonames.Decl{}
+	}
+	return g.names.Inline[s]
+}
+
 // declName is the Go type declared for s: the named type of a Ref, or the inline
 // struct/enum type; "" for the others.
 func (g *gen) declName(s *model.Schema, raw bool) string {
@@ -40,7 +50,7 @@ func (g *gen) declName(s *model.Schema, raw bool) string {
 	if raw {
 		return ""
 	}
-	return g.names.Inline[s].Name
+	return g.decl(s).Name
 }
 
 // declIdent is declName with its package.
@@ -48,47 +58,65 @@ func (g *gen) declIdent(s *model.Schema) gonames.Ident {
 	if s.Kind == model.Ref {
 		return g.names.Types[s.Named]
 	}
-	return g.names.Inline[s]
+	return g.decl(s).Ident
 }
 
 // baseType is the Go type of a non-null value of s.
 func (g *gen) baseType(s *model.Schema, raw bool) string {
-	if n := g.declName(s, raw); n != "" {
-		return g.ref(g.declIdent(s))
+	return string(g.appendBaseType(nil, s, raw))
+}
+
+// appendBaseType appends baseType(s, raw) to b.
+func (g *gen) appendBaseType(b []byte, s *model.Schema, raw bool) []byte {
+	var id gonames.Ident
+	switch {
+	case s.Kind == model.Ref:
+		id = g.names.Types[s.Named]
+	case !raw:
+		id = g.decl(s).Ident
+	}
+	if id.Name != "" {
+		return g.appendRef(b, id)
 	}
 	switch s.Kind {
 	case model.String:
-		return "string"
+		return append(b, "string"...)
 	case model.Integer:
 		if s.IntFormat == "int32" {
-			return "int32"
+			return append(b, "int32"...)
 		}
-		return "int64"
+		return append(b, "int64"...)
 	case model.Number:
-		return "float64"
+		return append(b, "float64"...)
 	case model.Boolean:
-		return "bool"
+		return append(b, "bool"...)
 	case model.Array:
-		return "[]" + g.valueType(s.Items)
+		return g.appendValueType(append(b, "[]"...), s.Items)
 	case model.Map:
-		return "map[string]" + g.valueType(s.Values)
+		return g.appendValueType(append(b, "map[string]"...), s.Values)
 	case model.Money:
-		return g.rt("Money")
+		return g.out.appendQual(b, g.root, "Money")
 	case model.Timestamp:
-		return g.rt("Timestamp")
+		return g.out.appendQual(b, g.root, "Timestamp")
 	case model.UUID:
-		return g.rt("UUID")
+		return g.out.appendQual(b, g.root, "UUID")
 	}
 	g.failf("schema kind %q has no Go type", s.Kind)
-	return "any"
+	return append(b, "any"...)
 }
 
 // valueType is the Go type of a value of s, Nullable[…] when it may be null.
 func (g *gen) valueType(s *model.Schema) string {
+	return string(g.appendValueType(nil, s))
+}
+
+// appendValueType appends valueType(s) to b.
+func (g *gen) appendValueType(b []byte, s *model.Schema) []byte {
 	if nullable(s) {
-		return g.rt("Nullable") + "[" + g.baseType(s, false) + "]"
+		b = append(g.out.appendQual(b, g.root, "Nullable"), '[')
+		return append(g.appendBaseType(b, s, false), ']')
 	}
-	return g.baseType(s, false)
+	return g.appendBaseType(b, s, false)
 }
 
 // isCollection reports whether values of s are Go slices or maps (nil = absent when
@@ -104,16 +132,16 @@ func isCollection(s *model.Schema) bool {
 	return false
 }
 
-// fieldType is the Go type of a struct field (docs/generated-code.md, presence table).
-func (g *gen) fieldType(p *model.Property) string {
+// appendFieldType appends the Go type of a struct field to b (docs/generated-code.md,
+// presence table).
+func (g *gen) appendFieldType(b []byte, p *model.Property) []byte {
 	if g.indirect[p] {
-		return "*" + g.baseType(p.Schema, false) // nil is null (FPtr)
+		return g.appendBaseType(append(b, '*'), p.Schema, false) // nil is null (FPtr)
 	}
-	t := g.valueType(p.Schema)
-	if p.Required || isCollection(p.Schema) {
-		return t
+	if !p.Required && !isCollection(p.Schema) {
+		b = append(b, '*')
 	}
-	return "*" + t
+	return g.appendValueType(b, p.Schema)
 }
 
 // ---- descriptors ----
@@ -190,9 +218,9 @@ func (g *gen) descTextNull(b []byte, s *model.Schema, raw bool, indent int, null
 	case s.Kind == model.Ref:
 		v[dKind] = "bqrt.KNamed"
 		v[dRef] = strconv.Itoa(g.namedIndex[s.Named])
-	case !raw && g.names.Inline[s].Name != "" && g.ownDesc(s):
+	case !raw && g.decl(s).Name != "" && g.ownDesc(s):
 		v[dKind] = "bqrt.KDesc"
-		v[dElem] = "&" + descVar(g.names.Inline[s].Name)
+		v[dElem] = "&" + descVar(g.decl(s).Name)
 	default:
 		switch s.Kind {
 		case model.String:
@@ -225,7 +253,8 @@ func (g *gen) descTextNull(b []byte, s *model.Schema, raw bool, indent int, null
 				v[dKind] = "bqrt.KInt32"
 			}
 			var lo, hi *intBound
-			for _, b := range intBounds(s) {
+			var buf [4]intBound
+			for _, b := range intBounds(s, &buf) {
 				b := b
 				if b.isMin {
 					if lo == nil || b.v > lo.v || (b.v == lo.v && b.excl) {
@@ -383,7 +412,7 @@ func (g *gen) ownDesc(s *model.Schema) bool { return g.holdsPII(s) }
 
 // elemDesc appends the *typeDesc of array items or map values to b.
 func (g *gen) elemDesc(b []byte, s *model.Schema, indent int) []byte {
-	if name := g.names.Inline[s].Name; name != "" && s.Kind != model.Ref && !nullable(s) && g.ownDesc(s) {
+	if name := g.decl(s).Name; name != "" && s.Kind != model.Ref && !nullable(s) && g.ownDesc(s) {
 		return append(append(b, '&'), descVar(name)...)
 	}
 	return g.descText(append(b, '&'), s, false, indent)
@@ -427,10 +456,10 @@ type intBound struct {
 
 // intBounds returns the integer bounds of s, one per keyword, in the order minimum,
 // exclusiveMinimum, maximum, exclusiveMaximum. A bound given as a non-integral number
-// becomes the equivalent inclusive integer bound.
-func intBounds(s *model.Schema) []intBound {
-	var out []intBound
-	for _, k := range []struct {
+// becomes the equivalent inclusive integer bound. The result is a slice of buf.
+func intBounds(s *model.Schema, buf *[4]intBound) []intBound {
+	out := buf[:0]
+	for _, k := range [...]struct {
 		b           *model.Bound
 		excl, isMin bool
 	}{{s.Minimum, false, true}, {s.ExclusiveMinimum, true, true}, {s.Maximum, false, false}, {s.ExclusiveMaximum, true, false}} {

@@ -471,11 +471,11 @@ func (g *gen) check(skip func(*model.Message) bool) error {
 			switch {
 			case s.Kind == model.Ref && (s.Named == nil || g.names.Types[s.Named].Name == ""):
 				errs = append(errs, fmt.Errorf("golang: %s %s: unresolved type %q", what, p, s.Ref))
-			case s.Kind == model.Object && g.names.Inline[s].Name == "":
+			case s.Kind == model.Object && g.decl(s).Name == "":
 				errs = append(errs, fmt.Errorf("golang: %s %s: object without a Go name", what, p))
-			case len(s.Enum) > 0 && g.names.Inline[s].Name == "":
+			case len(s.Enum) > 0 && g.decl(s).Name == "":
 				errs = append(errs, fmt.Errorf("golang: %s %s: enum without a Go name", what, p))
-			case len(s.Enum) > 0 && len(g.names.EnumConsts[s]) != len(s.Enum):
+			case len(s.Enum) > 0 && len(g.decl(s).EnumConsts) != len(s.Enum):
 				errs = append(errs, fmt.Errorf("golang: %s %s: enum constants not planned", what, p))
 			case s.Kind == model.Array && s.Items == nil, s.Kind == model.Map && s.Values == nil:
 				errs = append(errs, fmt.Errorf("golang: %s %s: %s without its element schema", what, p, s.Kind))
@@ -487,8 +487,12 @@ func (g *gen) check(skip func(*model.Message) bool) error {
 					errs = append(errs, fmt.Errorf("golang: %s %s: pattern not planned", what, p))
 				}
 			}
-			for _, prop := range s.Properties {
-				if prop.Schema == nil || g.names.Fields[prop] == "" {
+			var fields []string
+			if len(s.Properties) > 0 {
+				fields = g.decl(s).Fields
+			}
+			for i, prop := range s.Properties {
+				if prop.Schema == nil || i >= len(fields) || fields[i] == "" {
 					errs = append(errs, fmt.Errorf("golang: %s %s: property %q has no schema or Go name", what, p, prop.Name))
 				}
 			}

@@ -99,6 +99,17 @@ func (f *textFile) qual(path, name string) string {
 	return d.name + "." + name
 }
 
+// appendQual appends qual(path, name) to b.
+func (f *textFile) appendQual(b []byte, path, name string) []byte {
+	if path == f.path {
+		return append(b, name...)
+	}
+	if d, ok := f.imports[path]; ok {
+		return append(append(append(b, d.name...), '.'), name...)
+	}
+	return append(b, f.qual(path, name)...)
+}
+
 // validAlias reports whether alias can name another import of f (jen's isValidAlias).
 func (f *textFile) validAlias(alias string) bool {
 	if jen.IsReservedWord(alias) {
