@@ -466,8 +466,9 @@ func runtimeSource(pkg, root string) ([]byte, error) {
 // types are always checked).
 func (g *gen) check(skip func(*model.Message) bool) error {
 	var errs []error
-	visit := func(what string, pkg *gonames.Package) func(string, *model.Schema) {
-		return func(p string, s *model.Schema) {
+	visit := func(what string, pkg *gonames.Package) func([]byte, *model.Schema) {
+		return func(path []byte, s *model.Schema) {
+			p := pathText(path)
 			switch {
 			case s.Kind == model.Ref && (s.Named == nil || g.names.Types[s.Named].Name == ""):
 				errs = append(errs, fmt.Errorf("golang: %s %s: unresolved type %q", what, p, s.Ref))
@@ -503,7 +504,7 @@ func (g *gen) check(skip func(*model.Message) bool) error {
 			errs = append(errs, fmt.Errorf("golang: type %s has no schema or Go name", t.Name))
 			continue
 		}
-		model.Walk(t.Schema, "$", visit("type "+t.Name, g.names.Root))
+		walkPaths(t.Schema, visit("type "+t.Name, g.names.Root))
 	}
 	for _, m := range g.reg.Messages {
 		if skip != nil && skip(m) {
@@ -514,7 +515,35 @@ func (g *gen) check(skip func(*model.Message) bool) error {
 			errs = append(errs, fmt.Errorf("golang: message %s has no object data schema or Go name", m.URN))
 			continue
 		}
-		model.Walk(m.Data, "$", visit("message "+m.URN, id.Pkg))
+		walkPaths(m.Data, visit("message "+m.URN, id.Pkg))
 	}
 	return errors.Join(errs...)
+}
+
+// pathText is a path of walkPaths, formatted (%s) as the string it holds only when an
+// error is written.
+type pathText []byte
+
+func (p pathText) String() string { return string(p) }
+
+// walkPaths is model.Walk(s, "$", fn) with the path in a buffer that is reused:
+// fn must not keep it.
+func walkPaths(s *model.Schema, fn func(path []byte, s *model.Schema)) {
+	var walk func(s *model.Schema, path []byte)
+	walk = func(s *model.Schema, path []byte) {
+		if s == nil {
+			return
+		}
+		fn(path, s)
+		for _, p := range s.Properties {
+			walk(p.Schema, append(append(path, '.'), p.Name...))
+		}
+		if s.Items != nil {
+			walk(s.Items, append(path, "[*]"...))
+		}
+		if s.Values != nil {
+			walk(s.Values, append(path, ".*"...))
+		}
+	}
+	walk(s, append(make([]byte, 0, 128), '$'))
 }
