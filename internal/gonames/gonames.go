@@ -382,6 +382,9 @@ type planner struct {
 	scopes    map[*Package]map[string]owner
 	lastPkg   *Package
 	lastScope map[string]owner
+	// claims are about how many names each scope will hold, by bounded context
+	// ("" for the root package): the sizes its map is made with.
+	claims map[string]int
 	// pats are the patterns used in each package.
 	pats   map[*Package]map[string]bool
 	colls  []Collision
@@ -411,16 +414,23 @@ func plan(reg *model.Registry, root string, record bool) (*Names, []Collision) {
 		fieldNames: map[string]string{},
 		record:     record,
 	}
+	// One walk first: the sizes of the maps (growing maps of hundreds of thousands
+	// of entries was a fifth of the planning): the entries of Names.Inline, and the
+	// names each package claims (two per message, one per declared type and enum
+	// constant), by bounded context ("" for the root package).
+	inline := 0
+	p.claims = map[string]int{"": len(RuntimeIdentifiers())}
+	for _, t := range reg.Types {
+		decls, consts := countDecls(t.Schema)
+		inline += decls
+		p.claims[""] += decls + consts
+	}
+	for _, m := range reg.Messages {
+		decls, consts := countDecls(m.Data)
+		inline += decls
+		p.claims[m.Context()] += 1 + decls + consts
+	}
 	if record {
-		// One walk first: the size of the map (growing maps of hundreds of
-		// thousands of entries was a fifth of the planning).
-		inline := 0
-		for _, t := range reg.Types {
-			inline += countDecls(t.Schema)
-		}
-		for _, m := range reg.Messages {
-			inline += countDecls(m.Data)
-		}
 		p.n.Messages = make(map[*model.Message]Ident, len(reg.Messages))
 		p.n.Types = make(map[*model.NamedType]Ident, len(reg.Types))
 		p.n.Inline = make(map[*model.Schema]Decl, inline)
@@ -429,20 +439,25 @@ func plan(reg *model.Registry, root string, record bool) (*Names, []Collision) {
 	return p.run(reg)
 }
 
-// countDecls counts the schemas at and below s (in model.Walk's order, named types
-// not followed) that get an entry in Names.Inline: objects and schemas with an enum.
-func countDecls(s *model.Schema) int {
+// countDecls counts the schemas at and below s (named types not followed) that get
+// an entry in Names.Inline, objects and schemas with an enum, and their enum values.
+func countDecls(s *model.Schema) (decls, enumValues int) {
 	if s == nil {
-		return 0
+		return 0, 0
 	}
-	n := 0
 	if len(s.Enum) > 0 || s.Kind == model.Object {
-		n++
+		decls++
 	}
+	enumValues = len(s.Enum)
 	for _, p := range s.Properties {
-		n += countDecls(p.Schema)
+		d, e := countDecls(p.Schema)
+		decls, enumValues = decls+d, enumValues+e
 	}
-	return n + countDecls(s.Items) + countDecls(s.Values)
+	for _, sub := range [2]*model.Schema{s.Items, s.Values} {
+		d, e := countDecls(sub)
+		decls, enumValues = decls+d, enumValues+e
+	}
+	return decls, enumValues
 }
 
 // scope returns the claim table of pkg.
@@ -452,7 +467,7 @@ func (p *planner) scope(pkg *Package) map[string]owner {
 	}
 	s := p.scopes[pkg]
 	if s == nil {
-		s = map[string]owner{}
+		s = make(map[string]owner, p.claims[pkg.Context])
 		p.scopes[pkg] = s
 	}
 	p.lastPkg, p.lastScope = pkg, s

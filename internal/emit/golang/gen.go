@@ -801,13 +801,14 @@ func commentText(lines []string) string {
 // and prints back unchanged, which most doc texts are, without parsing it: lines
 // separated by single blank lines, none blank at the start or the end, each starting
 // with a letter (so none is indented, a code block or list item, a `#` heading or a
-// link definition), no `[` (no doc link), no two backquotes or two single quotes in
-// a row (which the parser turns into “ and ”), and no paragraph of one line that ends
+// link definition), no `[` but in `[*]` (no doc link: the paths of inline types,
+// `$.lines[*]`, have them, and `*` names nothing the parser links), no two
+// backquotes or two single quotes in a row (which the parser turns into “ and ”), and no paragraph of one line that ends
 // in a letter or digit (an implicit heading). ok is false for any other text.
 // TestPlainDocMatchesParser compares it with the parser's output.
 func plainDoc(text string) (lines []string, ok bool) {
 	body, found := strings.CutSuffix(text, "\n")
-	if !found || body == "" || strings.IndexByte(body, '[') >= 0 || strings.Contains(body, "``") || strings.Contains(body, "''") {
+	if !found || body == "" || !onlyItemBrackets(body) || strings.Contains(body, "``") || strings.Contains(body, "''") {
 		return nil, false
 	}
 	src := strings.Split(body, "\n")
@@ -836,6 +837,20 @@ func plainDoc(text string) (lines []string, ok bool) {
 		}
 	}
 	return lines, true
+}
+
+// onlyItemBrackets reports whether every `[` of s starts `[*]`.
+func onlyItemBrackets(s string) bool {
+	for {
+		i := strings.IndexByte(s, '[')
+		if i < 0 {
+			return true
+		}
+		if !strings.HasPrefix(s[i:], "[*]") {
+			return false
+		}
+		s = s[i+3:]
+	}
 }
 
 // directiveWords are the starts of a comment's text, after the `//` and any blanks,
