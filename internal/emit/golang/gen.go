@@ -544,31 +544,32 @@ func (g *gen) structType(name string, s *model.Schema, m *model.Message, doc []s
 func (g *gen) fieldLine(bl *block, single bool, fname string, p *model.Property) {
 	tagged := tagSafe(p.Name)
 	bl.newline(false)
-	b := append(bl.buf, '\t')
-	b = append(b, fname...)
+	b := append(bl.buf, fname...)
 	if single {
 		b = append(b, ' ')
 	} else {
-		b = append(b, vtab...)
+		bl.buf = b
+		bl.end(false)
+		b = bl.buf
 	}
 	b = g.appendFieldType(b, p)
+	bl.buf = b
 	switch {
 	case tagged && single:
-		b = append(b, ' ')
+		bl.buf = append(bl.buf, ' ')
 	case tagged:
-		b = append(b, vtab+vtab...)
+		bl.end(false)
+		bl.end(false) // the empty soft column before the tag
 	case !single:
-		b = append(b, vtab...)
+		bl.end(false)
 	}
 	if tagged {
-		b = append(b, esc...)
-		b = appendStructTag(b, p.Name, !p.Required)
-		b = append(b, esc...)
+		bl.buf = appendStructTag(bl.buf, p.Name, !p.Required)
 	}
 	if tagged || single {
-		b = append(b, htab...)
+		bl.end(true)
 	}
-	b = append(b, esc...)
+	b = bl.buf
 	line := len(b)
 	b = append(b, "// "...)
 	text := len(b)
@@ -590,7 +591,7 @@ func (g *gen) fieldLine(bl *block, single bool, fname string, p *model.Property)
 			break
 		}
 	}
-	bl.buf = append(b, esc...)
+	bl.buf = b
 }
 
 // appendSanitized replaces b[from:] by sanitize(b[from:]): in place when it is
