@@ -132,6 +132,20 @@ type Ident struct {
 	Name string
 }
 
+// Decl is what Plan names for a schema that declares a Go type (Names.Inline): the
+// type, and the names declared with it.
+type Decl struct {
+	// Ident is the Go type declared for the schema.
+	Ident
+	// Fields are the Go field names of an object schema, parallel to its
+	// Properties (a name even for a field that collides); nil for a schema that
+	// is no object.
+	Fields []string
+	// EnumConsts are the constant names of a schema with an enum, parallel to its
+	// Enum, declared in the package of Ident; nil for a schema without an enum.
+	EnumConsts []string
+}
+
 // BqrtDir is the directory, relative to the output directory, of the generated
 // runtime's internal machinery (package bqrt); Go's internal rule keeps it
 // importable only from the generated tree.
@@ -240,15 +254,15 @@ type Names struct {
 	Messages map[*model.Message]Ident
 	// Types maps each named type to its Go type (in the root package).
 	Types map[*model.NamedType]Ident
-	// Inline maps an inline object schema, or a schema with an enum, to the Go type
-	// declared for it (`orders.CreatedLinesItem`, `orders.CreatedChannel`). Named
-	// types' own schemas map to the named type.
-	Inline map[*model.Schema]Ident
-	// Fields maps each property to its Go field name.
-	Fields map[*model.Property]string
-	// EnumConsts maps a schema with an enum to its constant names, parallel to
-	// Enum, declared in the package of Inline[schema].
-	EnumConsts map[*model.Schema][]string
+	// Inline maps every object schema (an inline object, a message's data, a named
+	// type's own schema) and every schema with an enum to the Go type declared for it
+	// (`orders.CreatedLinesItem`, `orders.CreatedChannel`; a named type's schema maps
+	// to the named type), with the Go names of its fields or enum constants (Decl).
+	// No other schema has an entry. One map for the three (the type, the fields, the
+	// constants) is one lookup per declared type where the emitter made one per
+	// property: on a registry of 10,000 URNs, a map keyed by each of its ~220,000
+	// properties was a third of the emitter's map lookups, missing the CPU cache.
+	Inline map[*model.Schema]Decl
 	// Patterns maps, per package, each distinct `pattern:` used by the schemas
 	// declared there to the unexported package-level variable holding it
 	// compiled (PatternVar of its index in the package's sorted patterns), so
@@ -337,9 +351,22 @@ func (c Collision) Message() string {
 	return fmt.Sprintf("Go name %q of %s is not usable", c.Name, c.What)
 }
 
+// owner is what claimed a name in a scope, described only when a collision needs it.
 type owner struct {
-	what string
-	pos  model.Pos
+	// what describes the owner; for an enum value (enumValue true) it describes
+	// the enum, and value is the value's text.
+	what      string
+	value     string
+	enumValue bool
+	pos       model.Pos
+}
+
+// describe is the description of o (Collision.What).
+func (o owner) describe() string {
+	if o.enumValue {
+		return "enum value " + quote(o.value) + " of " + o.what
+	}
+	return o.what
 }
 
 type planner struct {
@@ -349,8 +376,15 @@ type planner struct {
 	// enumSuffixes memoizes enumSuffix: enum values (pending, active, …) repeat too.
 	enumSuffixes map[string]string
 	n            *Names
-	// scopes are the package-level identifiers claimed so far, per package.
-	scopes map[*Package]map[string]owner
+	// scopes are the package-level identifiers claimed so far, per package;
+	// lastPkg and lastScope the last one looked up (claims come in runs of one
+	// package).
+	scopes    map[*Package]map[string]owner
+	lastPkg   *Package
+	lastScope map[string]owner
+	// claims are about how many names each scope will hold, by bounded context
+	// ("" for the root package): the sizes its map is made with.
+	claims map[string]int
 	// pats are the patterns used in each package.
 	pats   map[*Package]map[string]bool
 	colls  []Collision
@@ -380,42 +414,63 @@ func plan(reg *model.Registry, root string, record bool) (*Names, []Collision) {
 		fieldNames: map[string]string{},
 		record:     record,
 	}
+	// One walk first: the sizes of the maps (growing maps of hundreds of thousands
+	// of entries was a fifth of the planning): the entries of Names.Inline, and the
+	// names each package claims (two per message, one per declared type and enum
+	// constant), by bounded context ("" for the root package).
+	inline := 0
+	p.claims = map[string]int{"": len(RuntimeIdentifiers())}
+	for _, t := range reg.Types {
+		decls, consts := countDecls(t.Schema)
+		inline += decls
+		p.claims[""] += decls + consts
+	}
+	for _, m := range reg.Messages {
+		decls, consts := countDecls(m.Data)
+		inline += decls
+		p.claims[m.Context()] += 1 + decls + consts
+	}
 	if record {
-		// One walk first: the sizes of the maps (growing maps of hundreds of
-		// thousands of entries was a fifth of the planning).
-		var props, inline, enums int
-		count := func(_ string, s *model.Schema) {
-			if len(s.Enum) > 0 {
-				enums++
-				inline++
-			} else if s.Kind == model.Object {
-				inline++
-			}
-			props += len(s.Properties)
-		}
-		for _, t := range reg.Types {
-			model.Walk(t.Schema, "$", count)
-		}
-		for _, m := range reg.Messages {
-			model.Walk(m.Data, "$", count)
-		}
 		p.n.Messages = make(map[*model.Message]Ident, len(reg.Messages))
 		p.n.Types = make(map[*model.NamedType]Ident, len(reg.Types))
-		p.n.Inline = make(map[*model.Schema]Ident, inline)
-		p.n.Fields = make(map[*model.Property]string, props)
-		p.n.EnumConsts = make(map[*model.Schema][]string, enums)
+		p.n.Inline = make(map[*model.Schema]Decl, inline)
 		p.n.Patterns = map[*Package]map[string]string{}
 	}
 	return p.run(reg)
 }
 
+// countDecls counts the schemas at and below s (named types not followed) that get
+// an entry in Names.Inline, objects and schemas with an enum, and their enum values.
+func countDecls(s *model.Schema) (decls, enumValues int) {
+	if s == nil {
+		return 0, 0
+	}
+	if len(s.Enum) > 0 || s.Kind == model.Object {
+		decls++
+	}
+	enumValues = len(s.Enum)
+	for _, p := range s.Properties {
+		d, e := countDecls(p.Schema)
+		decls, enumValues = decls+d, enumValues+e
+	}
+	for _, sub := range [2]*model.Schema{s.Items, s.Values} {
+		d, e := countDecls(sub)
+		decls, enumValues = decls+d, enumValues+e
+	}
+	return decls, enumValues
+}
+
 // scope returns the claim table of pkg.
 func (p *planner) scope(pkg *Package) map[string]owner {
+	if pkg == p.lastPkg && p.lastScope != nil {
+		return p.lastScope
+	}
 	s := p.scopes[pkg]
 	if s == nil {
-		s = map[string]owner{}
+		s = make(map[string]owner, p.claims[pkg.Context])
 		p.scopes[pkg] = s
 	}
+	p.lastPkg, p.lastScope = pkg, s
 	return s
 }
 
@@ -589,21 +644,36 @@ func less(a, b model.Pos) bool {
 
 // claim reserves a package-level identifier of pkg; it reports whether it could.
 func (p *planner) claim(pkg *Package, name, what string, pos model.Pos, hint string) bool {
+	return p.claimFor(pkg, name, owner{what: what, pos: pos}, hint)
+}
+
+// claimFor is claim for the owner o; the hint of a collision with an earlier claim
+// is hint, or for an enum value enumValueHint, built only then.
+func (p *planner) claimFor(pkg *Package, name string, o owner, hint string) bool {
 	if name == "" {
-		p.colls = append(p.colls, Collision{What: what, Pos: pos, Hint: "no Go identifier can be derived; set `go: {name: …}`"})
+		p.colls = append(p.colls, Collision{What: o.describe(), Pos: o.pos, Hint: "no Go identifier can be derived; set `go: {name: …}`"})
 		return false
 	}
 	if !IsExported(name) {
-		p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Hint: "`go.name` must be an exported Go identifier (an upper-case letter, then letters, digits or _)"})
+		p.colls = append(p.colls, Collision{Name: name, What: o.describe(), Pos: o.pos, Hint: "`go.name` must be an exported Go identifier (an upper-case letter, then letters, digits or _)"})
 		return false
 	}
 	s := p.scope(pkg)
 	if prev, ok := s[name]; ok {
-		p.colls = append(p.colls, Collision{Name: name, What: what, Pos: pos, Other: prev.pos, OtherWhat: prev.what, Hint: hint})
+		if o.enumValue {
+			hint = enumValueHint(o.value)
+		}
+		p.colls = append(p.colls, Collision{Name: name, What: o.describe(), Pos: o.pos, Other: prev.pos, OtherWhat: prev.describe(), Hint: hint})
 		return false
 	}
-	s[name] = owner{what: what, pos: pos}
+	s[name] = o
 	return true
+}
+
+// enumValueHint is the hint of a collision of the constant of the enum value of
+// text text.
+func enumValueHint(text string) string {
+	return "map the values to distinct names with `go: {enum: {" + strconv.Quote(text) + ": SomeName}}`"
 }
 
 // schema names the types declared for s and below it, in package pkg. typeName is
@@ -619,14 +689,12 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 		}
 		p.pats[pkg][s.Pattern] = true
 	}
+	var d Decl
 	if len(s.Enum) > 0 {
 		if !isDecl {
 			p.claim(pkg, typeName, "enum of "+what, s.Pos, "set `go: {name: …}` on the field")
 		}
-		if p.record {
-			p.n.Inline[s] = Ident{pkg, typeName}
-		}
-		p.enum(pkg, s, typeName, what)
+		d.EnumConsts = p.enum(pkg, s, typeName, what)
 	}
 	switch s.Kind {
 	case model.Object:
@@ -634,7 +702,7 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 			p.claim(pkg, typeName, "object "+what, s.Pos, "set `go: {name: …}` on the field, or move the object to `types:`")
 		}
 		if p.record {
-			p.n.Inline[s] = Ident{pkg, typeName}
+			d.Fields = make([]string, len(s.Properties))
 		}
 		// The struct's own names: the generated methods, then the fields in order
 		// (index into s.Properties, or -1 for a method). Descriptions ("field … of
@@ -667,7 +735,7 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 				fields.put(fname, i)
 			}
 			if p.record {
-				p.n.Fields[prop] = fname
+				d.Fields[i] = fname
 			}
 			if !declares(prop.Schema) {
 				continue
@@ -678,6 +746,12 @@ func (p *planner) schema(pkg *Package, s *model.Schema, typeName, what string, i
 		p.schema(pkg, s.Items, typeName+elemName(s.Items, "Item"), "items of "+what, false)
 	case model.Map:
 		p.schema(pkg, s.Values, typeName+elemName(s.Values, "Value"), "values of "+what, false)
+	}
+	// Recorded once the fields are named (nothing below s reaches s: the walk
+	// stops at references).
+	if p.record && (len(s.Enum) > 0 || s.Kind == model.Object) {
+		d.Ident = Ident{pkg, typeName}
+		p.n.Inline[s] = d
 	}
 }
 
@@ -748,9 +822,13 @@ func declares(s *model.Schema) bool {
 	return len(s.Enum) > 0 || s.Kind == model.Object || s.Kind == model.Array || s.Kind == model.Map || s.Pattern != ""
 }
 
-// enum names the constants of an enum type declared in pkg.
-func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
-	consts := make([]string, len(s.Enum))
+// enum names the constants of an enum type declared in pkg, and returns them when
+// the names are recorded.
+func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) []string {
+	var consts []string
+	if p.record {
+		consts = make([]string, len(s.Enum))
+	}
 	for i, v := range s.Enum {
 		text := EnumText(v)
 		suffix, ok := p.enumSuffixes[text]
@@ -765,13 +843,12 @@ func (p *planner) enum(pkg *Package, s *model.Schema, typeName, what string) {
 		if over, ok := s.GoEnumNames[text]; ok {
 			name = over
 		}
-		hint := "map the values to distinct names with `go: {enum: {" + strconv.Quote(text) + ": SomeName}}`"
-		p.claim(pkg, name, "enum value "+quote(text)+" of "+what, s.EnumValuePos(i), hint)
-		consts[i] = name
+		p.claimFor(pkg, name, owner{what: what, value: text, enumValue: true, pos: s.EnumValuePos(i)}, "")
+		if consts != nil {
+			consts[i] = name
+		}
 	}
-	if p.record {
-		p.n.EnumConsts[s] = consts
-	}
+	return consts
 }
 
 // enumSuffix is the part of an enum constant's name that follows its type's name, for

@@ -138,17 +138,24 @@ func TestPlanNamesAndCollisions(t *testing.T) {
 	if got := n.Types[reg.Types[1]]; got != (Ident{n.Root, "Address"}) {
 		t.Errorf("named type = %+v", got)
 	}
-	if got := n.Inline[addr]; got != (Ident{n.Root, "Address"}) {
+	if got := n.Inline[addr]; !reflect.DeepEqual(got, Decl{Ident: Ident{n.Root, "Address"}, Fields: []string{}}) {
 		t.Errorf("named type's schema = %+v", got)
 	}
-	if got := n.Inline[channel]; got != (Ident{orders, "CreatedChannel"}) {
+	if got := n.Inline[channel]; !reflect.DeepEqual(got, Decl{Ident: Ident{orders, "CreatedChannel"}, EnumConsts: []string{"CreatedChannelWeb", "CreatedChannelMobile"}}) {
 		t.Errorf("enum type = %+v", got)
 	}
-	if got := n.EnumConsts[channel]; !reflect.DeepEqual(got, []string{"CreatedChannelWeb", "CreatedChannelMobile"}) {
-		t.Errorf("enum consts = %q", got)
-	}
-	if got := n.Inline[item]; got != (Ident{orders, "CreatedLinesItem"}) {
+	if got := n.Inline[item]; !reflect.DeepEqual(got, Decl{Ident: Ident{orders, "CreatedLinesItem"}, Fields: []string{"Sku"}}) {
 		t.Errorf("item type = %+v", got)
+	}
+	// The message's data: every field named, the colliding ones too.
+	if got, want := n.Inline[data], (Decl{Ident: Ident{orders, "Created"}, Fields: []string{"OrderID", "OrderID", "Channel", "Lines", "Validate"}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("data = %+v, want %+v", got, want)
+	}
+	// Only objects and enums have an entry.
+	for s := range n.Inline {
+		if s.Kind != model.Object && len(s.Enum) == 0 {
+			t.Errorf("entry for a %s schema without an enum", s.Kind)
+		}
 	}
 	var dirs []string
 	for _, p := range n.Contexts {

@@ -3,7 +3,6 @@ package golang
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
@@ -31,6 +30,16 @@ func nullable(s *model.Schema) bool {
 	return false
 }
 
+// decl is the entry of s in g.names.Inline, looked up only for the schemas that
+// can have one (gonames.Names.Inline: objects and schemas with an enum); the
+// others, most of a registry's schemas, cost no lookup.
+func (g *gen) decl(s *model.Schema) gonames.Decl {
+	if s.Kind != model.Object && len(s.Enum) == 0 {
+		return gonames.Decl{}
+	}
+	return g.names.Inline[s]
+}
+
 // declName is the Go type declared for s: the named type of a Ref, or the inline
 // struct/enum type; "" for the others.
 func (g *gen) declName(s *model.Schema, raw bool) string {
@@ -40,7 +49,7 @@ func (g *gen) declName(s *model.Schema, raw bool) string {
 	if raw {
 		return ""
 	}
-	return g.names.Inline[s].Name
+	return g.decl(s).Name
 }
 
 // declIdent is declName with its package.
@@ -48,47 +57,65 @@ func (g *gen) declIdent(s *model.Schema) gonames.Ident {
 	if s.Kind == model.Ref {
 		return g.names.Types[s.Named]
 	}
-	return g.names.Inline[s]
+	return g.decl(s).Ident
 }
 
 // baseType is the Go type of a non-null value of s.
 func (g *gen) baseType(s *model.Schema, raw bool) string {
-	if n := g.declName(s, raw); n != "" {
-		return g.ref(g.declIdent(s))
+	return string(g.appendBaseType(nil, s, raw))
+}
+
+// appendBaseType appends baseType(s, raw) to b.
+func (g *gen) appendBaseType(b []byte, s *model.Schema, raw bool) []byte {
+	var id gonames.Ident
+	switch {
+	case s.Kind == model.Ref:
+		id = g.names.Types[s.Named]
+	case !raw:
+		id = g.decl(s).Ident
+	}
+	if id.Name != "" {
+		return g.appendRef(b, id)
 	}
 	switch s.Kind {
 	case model.String:
-		return "string"
+		return append(b, "string"...)
 	case model.Integer:
 		if s.IntFormat == "int32" {
-			return "int32"
+			return append(b, "int32"...)
 		}
-		return "int64"
+		return append(b, "int64"...)
 	case model.Number:
-		return "float64"
+		return append(b, "float64"...)
 	case model.Boolean:
-		return "bool"
+		return append(b, "bool"...)
 	case model.Array:
-		return "[]" + g.valueType(s.Items)
+		return g.appendValueType(append(b, "[]"...), s.Items)
 	case model.Map:
-		return "map[string]" + g.valueType(s.Values)
+		return g.appendValueType(append(b, "map[string]"...), s.Values)
 	case model.Money:
-		return g.rt("Money")
+		return g.out.appendQual(b, g.root, "Money")
 	case model.Timestamp:
-		return g.rt("Timestamp")
+		return g.out.appendQual(b, g.root, "Timestamp")
 	case model.UUID:
-		return g.rt("UUID")
+		return g.out.appendQual(b, g.root, "UUID")
 	}
 	g.failf("schema kind %q has no Go type", s.Kind)
-	return "any"
+	return append(b, "any"...)
 }
 
 // valueType is the Go type of a value of s, Nullable[…] when it may be null.
 func (g *gen) valueType(s *model.Schema) string {
+	return string(g.appendValueType(nil, s))
+}
+
+// appendValueType appends valueType(s) to b.
+func (g *gen) appendValueType(b []byte, s *model.Schema) []byte {
 	if nullable(s) {
-		return g.rt("Nullable") + "[" + g.baseType(s, false) + "]"
+		b = append(g.out.appendQual(b, g.root, "Nullable"), '[')
+		return append(g.appendBaseType(b, s, false), ']')
 	}
-	return g.baseType(s, false)
+	return g.appendBaseType(b, s, false)
 }
 
 // isCollection reports whether values of s are Go slices or maps (nil = absent when
@@ -104,16 +131,16 @@ func isCollection(s *model.Schema) bool {
 	return false
 }
 
-// fieldType is the Go type of a struct field (docs/generated-code.md, presence table).
-func (g *gen) fieldType(p *model.Property) string {
+// appendFieldType appends the Go type of a struct field to b (docs/generated-code.md,
+// presence table).
+func (g *gen) appendFieldType(b []byte, p *model.Property) []byte {
 	if g.indirect[p] {
-		return "*" + g.baseType(p.Schema, false) // nil is null (FPtr)
+		return g.appendBaseType(append(b, '*'), p.Schema, false) // nil is null (FPtr)
 	}
-	t := g.valueType(p.Schema)
-	if p.Required || isCollection(p.Schema) {
-		return t
+	if !p.Required && !isCollection(p.Schema) {
+		b = append(b, '*')
 	}
-	return "*" + t
+	return g.appendValueType(b, p.Schema)
 }
 
 // ---- descriptors ----
@@ -174,8 +201,22 @@ func (g *gen) descText(b []byte, s *model.Schema, raw bool, indent int) []byte {
 // descTextNull is descText with the flag that marks a nullable use: FNullable for
 // a Nullable[T], FPtr for the *T of an indirect field (g.indirect).
 func (g *gen) descTextNull(b []byte, s *model.Schema, raw bool, indent int, nullFlag string) []byte {
-	var v [len(descKeys)]string
-	var flags []string
+	// The values of the keys set, by index into descKeys: text (kind, format), or
+	// what the value is written from at the end (numbers, enums, the element), so
+	// that nothing is built as a string of its own.
+	var (
+		set               [len(descKeys)]bool
+		kind, format, pat string
+		lo, hi            int64
+		flo, fhi          float64
+		enumTyp           string
+		ref               int
+		elemVar           string        // KDesc: the descriptor variable of the declared type
+		elem              *model.Schema // KArray, KMap: the items or values
+		fields            []*model.Property
+		flagBuf           [10]string
+	)
+	flags := flagBuf[:0]
 	if !raw && nullable(s) {
 		flags = append(flags, nullFlag)
 	}
@@ -185,136 +226,141 @@ func (g *gen) descTextNull(b []byte, s *model.Schema, raw bool, indent int, null
 	if s.GDPR != "" {
 		flags = append(flags, "bqrt.FGDPR")
 	}
-	var fields []*model.Property
+	setLo := func(v int64) { lo, set[dLo] = v, true }
+	setHi := func(v int64) { hi, set[dHi] = v, true }
 	switch {
 	case s.Kind == model.Ref:
-		v[dKind] = "bqrt.KNamed"
-		v[dRef] = strconv.Itoa(g.namedIndex[s.Named])
-	case !raw && g.names.Inline[s].Name != "" && g.ownDesc(s):
-		v[dKind] = "bqrt.KDesc"
-		v[dElem] = "&" + descVar(g.names.Inline[s].Name)
+		kind = "bqrt.KNamed"
+		ref, set[dRef] = g.namedIndex[s.Named], true
+	case !raw && g.decl(s).Name != "" && g.ownDesc(s):
+		kind = "bqrt.KDesc"
+		elemVar, set[dElem] = descVar(g.decl(s).Name), true
 	default:
 		switch s.Kind {
 		case model.String:
-			v[dKind] = "bqrt.KString"
+			kind = "bqrt.KString"
 			if s.MinLength != nil {
 				flags = append(flags, "bqrt.FMin")
-				v[dLo] = strconv.FormatInt(*s.MinLength, 10)
+				setLo(*s.MinLength)
 			}
 			if s.MaxLength != nil {
 				flags = append(flags, "bqrt.FMax")
-				v[dHi] = strconv.FormatInt(*s.MaxLength, 10)
+				setHi(*s.MaxLength)
 			}
 			if s.Pattern != "" {
-				v[dPattern] = "&" + g.names.Patterns[g.pkg][s.Pattern]
+				pat, set[dPattern] = g.names.Patterns[g.pkg][s.Pattern], true
 			}
 			if checkedFormat(s.Format) {
-				v[dFormat] = strconv.Quote(s.Format)
+				format, set[dFormat] = s.Format, true
 			}
 			if len(s.Enum) > 0 {
-				v[dEnum] = enumList("[]string", s.Enum)
+				enumTyp, set[dEnum] = "[]string", true
 			}
 		case model.Integer:
-			v[dKind] = "bqrt.KInt64"
+			kind = "bqrt.KInt64"
 			switch {
 			case s.Encoding == "string" && s.IntFormat == "int32":
-				v[dKind] = "bqrt.KInt32Str"
+				kind = "bqrt.KInt32Str"
 			case s.Encoding == "string":
-				v[dKind] = "bqrt.KInt64Str"
+				kind = "bqrt.KInt64Str"
 			case s.IntFormat == "int32":
-				v[dKind] = "bqrt.KInt32"
+				kind = "bqrt.KInt32"
 			}
-			var lo, hi *intBound
-			for _, b := range intBounds(s) {
-				b := b
+			var lob, hib *intBound
+			var buf [4]intBound
+			bounds := intBounds(s, &buf)
+			for i := range bounds {
+				b := &bounds[i]
 				if b.isMin {
-					if lo == nil || b.v > lo.v || (b.v == lo.v && b.excl) {
-						lo = &b
+					if lob == nil || b.v > lob.v || (b.v == lob.v && b.excl) {
+						lob = b
 					}
-				} else if hi == nil || b.v < hi.v || (b.v == hi.v && b.excl) {
-					hi = &b
+				} else if hib == nil || b.v < hib.v || (b.v == hib.v && b.excl) {
+					hib = b
 				}
 			}
-			if lo != nil {
+			if lob != nil {
 				flags = append(flags, "bqrt.FMin")
-				if lo.excl {
+				if lob.excl {
 					flags = append(flags, "bqrt.FExclMin")
 				}
-				v[dLo] = strconv.FormatInt(lo.v, 10)
+				setLo(lob.v)
 			}
-			if hi != nil {
+			if hib != nil {
 				flags = append(flags, "bqrt.FMax")
-				if hi.excl {
+				if hib.excl {
 					flags = append(flags, "bqrt.FExclMax")
 				}
-				v[dHi] = strconv.FormatInt(hi.v, 10)
+				setHi(hib.v)
 			}
 			if len(s.Enum) > 0 {
-				v[dEnumInt] = enumList("[]int64", s.Enum)
+				enumTyp, set[dEnumInt] = "[]int64", true
 			}
 		case model.Number:
-			v[dKind] = "bqrt.KFloat64"
-			lo, loExcl, hi, hiExcl, hasLo, hasHi := floatBounds(s)
+			kind = "bqrt.KFloat64"
+			l, loExcl, h, hiExcl, hasLo, hasHi := floatBounds(s)
 			if hasLo {
 				flags = append(flags, "bqrt.FFMin")
 				if loExcl {
 					flags = append(flags, "bqrt.FFExclMin")
 				}
-				v[dFlo] = floatLit(lo)
+				flo, set[dFlo] = l, true
 			}
 			if hasHi {
 				flags = append(flags, "bqrt.FFMax")
 				if hiExcl {
 					flags = append(flags, "bqrt.FFExclMax")
 				}
-				v[dFhi] = floatLit(hi)
+				fhi, set[dFhi] = h, true
 			}
 			if len(s.Enum) > 0 {
-				v[dEnumFloat] = enumList("[]float64", s.Enum)
+				enumTyp, set[dEnumFloat] = "[]float64", true
 			}
 		case model.Boolean:
-			v[dKind] = "bqrt.KBool"
+			kind = "bqrt.KBool"
 			if len(s.Enum) > 0 {
-				v[dEnumBool] = enumList("[]bool", s.Enum)
+				enumTyp, set[dEnumBool] = "[]bool", true
 			}
 		case model.Money:
-			v[dKind] = "bqrt.KMoney"
+			kind = "bqrt.KMoney"
 		case model.Timestamp:
-			v[dKind] = "bqrt.KTimestamp"
+			kind = "bqrt.KTimestamp"
 		case model.UUID:
-			v[dKind] = "bqrt.KUUID"
+			kind = "bqrt.KUUID"
 		case model.Object:
-			v[dKind] = "bqrt.KObject"
+			kind = "bqrt.KObject"
 			if !s.AdditionalProperties {
 				flags = append(flags, "bqrt.FClosed")
 			}
 			fields = s.Properties
+			set[dFields] = len(fields) > 0
 		case model.Array:
-			v[dKind] = "bqrt.KArray"
+			kind = "bqrt.KArray"
 			if s.MinItems != nil {
 				flags = append(flags, "bqrt.FMin")
-				v[dLo] = strconv.FormatInt(*s.MinItems, 10)
+				setLo(*s.MinItems)
 			}
 			if s.MaxItems != nil {
 				flags = append(flags, "bqrt.FMax")
-				v[dHi] = strconv.FormatInt(*s.MaxItems, 10)
+				setHi(*s.MaxItems)
 			}
 			if s.UniqueItems {
 				flags = append(flags, "bqrt.FUnique")
 			}
-			v[dElem] = string(g.elemDesc(nil, s.Items, indent))
+			elem, set[dElem] = s.Items, true
 		case model.Map:
-			v[dKind] = "bqrt.KMap"
-			v[dElem] = string(g.elemDesc(nil, s.Values, indent))
+			kind = "bqrt.KMap"
+			elem, set[dElem] = s.Values, true
 		default:
 			g.failf("schema kind %q has no descriptor", s.Kind)
 		}
 	}
-	v[dFlags] = strings.Join(flags, " | ")
+	set[dKind] = kind != ""
+	set[dFlags] = len(flags) > 0
 	b = append(b, "bqrt.Desc{"...)
 	first := true
-	for i, val := range v {
-		if val == "" && (i != dFields || len(fields) == 0) {
+	for i := range descKeys {
+		if !set[i] {
 			continue
 		}
 		if !first {
@@ -323,30 +369,60 @@ func (g *gen) descTextNull(b []byte, s *model.Schema, raw bool, indent int, null
 		first = false
 		b = append(b, descKeys[i]...)
 		b = append(b, ": "...)
-		if i != dFields {
-			b = append(b, val...)
-			continue
-		}
-		b = append(b, "[]bqrt.Field{"...)
-		for _, p := range fields {
+		switch i {
+		case dKind:
+			b = append(b, kind...)
+		case dFlags:
+			for j, f := range flags {
+				if j > 0 {
+					b = append(b, " | "...)
+				}
+				b = append(b, f...)
+			}
+		case dLo:
+			b = strconv.AppendInt(b, lo, 10)
+		case dHi:
+			b = strconv.AppendInt(b, hi, 10)
+		case dFlo:
+			b = strconv.AppendFloat(b, flo, 'g', -1, 64)
+		case dFhi:
+			b = strconv.AppendFloat(b, fhi, 'g', -1, 64)
+		case dFormat:
+			b = strconv.AppendQuote(b, format)
+		case dPattern:
+			b = append(append(b, '&'), pat...)
+		case dEnum, dEnumInt, dEnumFloat, dEnumBool:
+			b = appendEnumList(b, enumTyp, s.Enum)
+		case dRef:
+			b = strconv.AppendInt(b, int64(ref), 10)
+		case dElem:
+			if elem == nil {
+				b = append(append(b, '&'), elemVar...)
+			} else {
+				b = g.elemDesc(b, elem, indent)
+			}
+		case dFields:
+			b = append(b, "[]bqrt.Field{"...)
+			for _, p := range fields {
+				b = append(b, '\n')
+				b = appendTabs(b, indent+1)
+				b = append(b, "{Key: "...)
+				b = strconv.AppendQuote(b, p.Name)
+				if p.Required {
+					b = append(b, ", Required: true"...)
+				}
+				b = append(b, ", Type: "...)
+				nullFlag := "bqrt.FNullable"
+				if g.indirect[p] {
+					nullFlag = "bqrt.FPtr"
+				}
+				b = g.descTextNull(b, p.Schema, false, indent+1, nullFlag)
+				b = append(b, "},"...)
+			}
 			b = append(b, '\n')
-			b = appendTabs(b, indent+1)
-			b = append(b, "{Key: "...)
-			b = strconv.AppendQuote(b, p.Name)
-			if p.Required {
-				b = append(b, ", Required: true"...)
-			}
-			b = append(b, ", Type: "...)
-			nullFlag := "bqrt.FNullable"
-			if g.indirect[p] {
-				nullFlag = "bqrt.FPtr"
-			}
-			b = g.descTextNull(b, p.Schema, false, indent+1, nullFlag)
-			b = append(b, "},"...)
+			b = appendTabs(b, indent)
+			b = append(b, '}')
 		}
-		b = append(b, '\n')
-		b = appendTabs(b, indent)
-		b = append(b, '}')
 	}
 	return append(b, '}')
 }
@@ -359,19 +435,16 @@ func appendTabs(b []byte, n int) []byte {
 	return b
 }
 
-// enumList is the composite literal `typ{v1, v2}` of enum values.
-func enumList(typ string, vals []any) string {
-	var b strings.Builder
-	b.WriteString(typ)
-	b.WriteByte('{')
+// appendEnumList appends the composite literal `typ{v1, v2}` of enum values to b.
+func appendEnumList(b []byte, typ string, vals []any) []byte {
+	b = append(append(b, typ...), '{')
 	for i, v := range vals {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		b.WriteString(enumLit(v))
+		b = appendEnumLit(b, v)
 	}
-	b.WriteByte('}')
-	return b.String()
+	return append(b, '}')
 }
 
 // ownDesc reports whether the inline object or enum s (declared in a message or a
@@ -383,7 +456,7 @@ func (g *gen) ownDesc(s *model.Schema) bool { return g.holdsPII(s) }
 
 // elemDesc appends the *typeDesc of array items or map values to b.
 func (g *gen) elemDesc(b []byte, s *model.Schema, indent int) []byte {
-	if name := g.names.Inline[s].Name; name != "" && s.Kind != model.Ref && !nullable(s) && g.ownDesc(s) {
+	if name := g.decl(s).Name; name != "" && s.Kind != model.Ref && !nullable(s) && g.ownDesc(s) {
 		return append(append(b, '&'), descVar(name)...)
 	}
 	return g.descText(append(b, '&'), s, false, indent)
@@ -427,10 +500,10 @@ type intBound struct {
 
 // intBounds returns the integer bounds of s, one per keyword, in the order minimum,
 // exclusiveMinimum, maximum, exclusiveMaximum. A bound given as a non-integral number
-// becomes the equivalent inclusive integer bound.
-func intBounds(s *model.Schema) []intBound {
-	var out []intBound
-	for _, k := range []struct {
+// becomes the equivalent inclusive integer bound. The result is a slice of buf.
+func intBounds(s *model.Schema, buf *[4]intBound) []intBound {
+	out := buf[:0]
+	for _, k := range [...]struct {
 		b           *model.Bound
 		excl, isMin bool
 	}{{s.Minimum, false, true}, {s.ExclusiveMinimum, true, true}, {s.Maximum, false, false}, {s.ExclusiveMaximum, true, false}} {

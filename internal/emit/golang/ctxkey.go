@@ -42,7 +42,7 @@ type ContextCache interface {
 type ContextKey [sha256.Size]byte
 
 // keyVersion starts every ContextKey's input; change it whenever the walk changes.
-const keyVersion = "bqgen golang context key 1"
+const keyVersion = "bqgen golang context key 2"
 
 // keyer computes ContextKeys over g (the generator as Emit's workers start: its
 // fixpoints and the root files' record of declared types are complete); each worker
@@ -327,9 +327,6 @@ func (k *keyer) property(p *model.Property) {
 	k.bool(p.Required)
 	k.int(int64(p.RequiredIndex))
 	k.schema(p.Schema)
-	f, ok := k.g.names.Fields[p]
-	k.present(ok)
-	k.str(f)
 	k.bool(k.g.indirect[p])
 }
 
@@ -338,8 +335,14 @@ func (k *keyer) schema(s *model.Schema) {
 		k.tag(tNil)
 		return
 	}
-	id, hasID := k.g.names.Inline[s]
-	declared := hasID && id.Pkg != nil && k.g.declared[id.Pkg.Dir+"."+id.Name]
+	// Only objects and schemas with an enum have an entry in Inline, and the
+	// renderer looks up no other (gen.decl).
+	var id gonames.Decl
+	hasID := false
+	if s.Kind == model.Object || len(s.Enum) > 0 {
+		id, hasID = k.g.names.Inline[s]
+	}
+	declared := hasID && id.Pkg != nil && k.g.declared[declKey{id.Pkg.Dir, id.Name}]
 	// The render of a context declares the inline types below its messages' data
 	// (gen.innerTypes, which does not follow named types) unless declared says it
 	// is: in the worker's copy, what the root files declared (fixed before the
@@ -389,12 +392,14 @@ func (k *keyer) schema(s *model.Schema) {
 	k.int64p(s.MaxItems)
 	k.bool(s.UniqueItems)
 	k.schema(s.Values)
-	k.ident(id, hasID)
+	k.ident(id.Ident, hasID)
 	k.bool(declared)
-	// The renderer reads EnumConsts for schemas with an enum only (check, enumType).
+	// The renderer reads the field names of objects only (check, structType), and
+	// the constants of schemas with an enum only (check, enumType).
+	if s.Kind == model.Object {
+		k.strs(id.Fields)
+	}
 	if len(s.Enum) > 0 {
-		consts, ok := k.g.names.EnumConsts[s]
-		k.present(ok)
-		k.strs(consts)
+		k.strs(id.EnumConsts)
 	}
 }

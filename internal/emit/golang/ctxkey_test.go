@@ -696,10 +696,15 @@ func TestContextKeyCoversAnnotations(t *testing.T) {
 			if key() != before {
 				t.Fatalf("restoring %s changed the key", name)
 			}
+			if sf.Type.Elem() == reflect.TypeFor[gonames.Decl]() {
+				changeDeclParts(t, name, mv, cands, key)
+			}
 		}
 	}
-	if maps < 10 {
-		t.Errorf("%d maps keyed by model nodes, want the 10 of gen and Names at least", maps)
+	// gen: named, namedIndex, indirect, pii; Names: Messages, Types, Inline (with
+	// the fields and enum constants of each entry), Patterns.
+	if maps < 8 {
+		t.Errorf("%d maps keyed by model nodes, want the 8 of gen and Names at least", maps)
 	}
 	// The context's package itself (go.contexts renames it while its messages stay
 	// as they are), and the root package: every field but the positions.
@@ -716,6 +721,58 @@ func TestContextKeyCoversAnnotations(t *testing.T) {
 				t.Errorf("changing Package.%s of %q leaves the key unchanged", sf.Name, p.Dir)
 			}
 			restore()
+		}
+	}
+}
+
+// changeDeclParts changes, one at a time, each part of an entry of the map mv of
+// gonames.Decl values (Names.Inline) for a node of cands whose entry has that part:
+// the type's name and package, one field name, one enum constant; each must give a
+// new key.
+func changeDeclParts(t *testing.T, name string, mv reflect.Value, cands []reflect.Value, key func() ContextKey) {
+	t.Helper()
+	parts := []struct {
+		part   string
+		has    func(gonames.Decl) bool
+		change func(*gonames.Decl)
+	}{
+		{"Name", func(d gonames.Decl) bool { return d.Name != "" }, func(d *gonames.Decl) { d.Name += "x" }},
+		// A type of the root package (a named type's schema, which the context's
+		// file refers to): a type of another package in the context itself makes
+		// it uncacheable instead (keyer.schema).
+		{"Pkg", func(d gonames.Decl) bool { return d.Pkg != nil && d.Pkg.Dir == "" }, func(d *gonames.Decl) { d.Pkg = &gonames.Package{Dir: "x", Name: d.Pkg.Name} }},
+		{"Fields", func(d gonames.Decl) bool { return len(d.Fields) > 0 }, func(d *gonames.Decl) {
+			d.Fields = slices.Clone(d.Fields)
+			d.Fields[len(d.Fields)-1] += "X"
+		}},
+		{"EnumConsts", func(d gonames.Decl) bool { return len(d.EnumConsts) > 0 }, func(d *gonames.Decl) {
+			d.EnumConsts = slices.Clone(d.EnumConsts)
+			d.EnumConsts[len(d.EnumConsts)-1] += "X"
+		}},
+	}
+	for _, p := range parts {
+		var node reflect.Value
+		for _, c := range cands {
+			if e := mv.MapIndex(c); e.IsValid() && p.has(e.Interface().(gonames.Decl)) {
+				node = c
+				break
+			}
+		}
+		if !node.IsValid() {
+			t.Errorf("%s: the context reaches no entry with %s", name, p.part)
+			continue
+		}
+		old := mv.MapIndex(node)
+		d := old.Interface().(gonames.Decl)
+		p.change(&d)
+		before := key()
+		mv.SetMapIndex(node, reflect.ValueOf(d))
+		if key() == before {
+			t.Errorf("changing the %s of %s[%s] leaves the key unchanged", p.part, name, node.Type())
+		}
+		mv.SetMapIndex(node, old)
+		if key() != before {
+			t.Fatalf("restoring the %s of %s changed the key", p.part, name)
 		}
 	}
 }

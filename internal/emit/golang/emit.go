@@ -466,16 +466,17 @@ func runtimeSource(pkg, root string) ([]byte, error) {
 // types are always checked).
 func (g *gen) check(skip func(*model.Message) bool) error {
 	var errs []error
-	visit := func(what string, pkg *gonames.Package) func(string, *model.Schema) {
-		return func(p string, s *model.Schema) {
+	visit := func(what string, pkg *gonames.Package) func([]byte, *model.Schema) {
+		return func(path []byte, s *model.Schema) {
+			p := pathText(path)
 			switch {
 			case s.Kind == model.Ref && (s.Named == nil || g.names.Types[s.Named].Name == ""):
 				errs = append(errs, fmt.Errorf("golang: %s %s: unresolved type %q", what, p, s.Ref))
-			case s.Kind == model.Object && g.names.Inline[s].Name == "":
+			case s.Kind == model.Object && g.decl(s).Name == "":
 				errs = append(errs, fmt.Errorf("golang: %s %s: object without a Go name", what, p))
-			case len(s.Enum) > 0 && g.names.Inline[s].Name == "":
+			case len(s.Enum) > 0 && g.decl(s).Name == "":
 				errs = append(errs, fmt.Errorf("golang: %s %s: enum without a Go name", what, p))
-			case len(s.Enum) > 0 && len(g.names.EnumConsts[s]) != len(s.Enum):
+			case len(s.Enum) > 0 && len(g.decl(s).EnumConsts) != len(s.Enum):
 				errs = append(errs, fmt.Errorf("golang: %s %s: enum constants not planned", what, p))
 			case s.Kind == model.Array && s.Items == nil, s.Kind == model.Map && s.Values == nil:
 				errs = append(errs, fmt.Errorf("golang: %s %s: %s without its element schema", what, p, s.Kind))
@@ -487,8 +488,12 @@ func (g *gen) check(skip func(*model.Message) bool) error {
 					errs = append(errs, fmt.Errorf("golang: %s %s: pattern not planned", what, p))
 				}
 			}
-			for _, prop := range s.Properties {
-				if prop.Schema == nil || g.names.Fields[prop] == "" {
+			var fields []string
+			if len(s.Properties) > 0 {
+				fields = g.decl(s).Fields
+			}
+			for i, prop := range s.Properties {
+				if prop.Schema == nil || i >= len(fields) || fields[i] == "" {
 					errs = append(errs, fmt.Errorf("golang: %s %s: property %q has no schema or Go name", what, p, prop.Name))
 				}
 			}
@@ -499,7 +504,7 @@ func (g *gen) check(skip func(*model.Message) bool) error {
 			errs = append(errs, fmt.Errorf("golang: type %s has no schema or Go name", t.Name))
 			continue
 		}
-		model.Walk(t.Schema, "$", visit("type "+t.Name, g.names.Root))
+		walkPaths(t.Schema, visit("type "+t.Name, g.names.Root))
 	}
 	for _, m := range g.reg.Messages {
 		if skip != nil && skip(m) {
@@ -510,7 +515,35 @@ func (g *gen) check(skip func(*model.Message) bool) error {
 			errs = append(errs, fmt.Errorf("golang: message %s has no object data schema or Go name", m.URN))
 			continue
 		}
-		model.Walk(m.Data, "$", visit("message "+m.URN, id.Pkg))
+		walkPaths(m.Data, visit("message "+m.URN, id.Pkg))
 	}
 	return errors.Join(errs...)
+}
+
+// pathText is a path of walkPaths, formatted (%s) as the string it holds only when an
+// error is written.
+type pathText []byte
+
+func (p pathText) String() string { return string(p) }
+
+// walkPaths is model.Walk(s, "$", fn) with the path in a buffer that is reused:
+// fn must not keep it.
+func walkPaths(s *model.Schema, fn func(path []byte, s *model.Schema)) {
+	var walk func(s *model.Schema, path []byte)
+	walk = func(s *model.Schema, path []byte) {
+		if s == nil {
+			return
+		}
+		fn(path, s)
+		for _, p := range s.Properties {
+			walk(p.Schema, append(append(path, '.'), p.Name...))
+		}
+		if s.Items != nil {
+			walk(s.Items, append(path, "[*]"...))
+		}
+		if s.Values != nil {
+			walk(s.Values, append(path, ".*"...))
+		}
+	}
+	walk(s, append(make([]byte, 0, 128), '$'))
 }

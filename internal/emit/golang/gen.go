@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"fmt"
 	doccomment "go/doc/comment"
 	"slices"
@@ -28,7 +29,7 @@ type gen struct {
 	named map[*model.NamedType]bool
 	// declared holds the inline types already written (a schema shared by two uses,
 	// e.g. through a YAML alias, is declared once).
-	declared map[string]bool
+	declared map[declKey]bool
 	// namedIndex is the index of each named type in namedTypeDescs.
 	namedIndex map[*model.NamedType]int
 	// indirect are the required nullable fields whose named type can contain, by
@@ -53,9 +54,12 @@ type gen struct {
 	err    error
 }
 
+// declKey is an inline type of gen.declared: its package directory and name.
+type declKey struct{ dir, name string }
+
 func newGen(reg *model.Registry, names *gonames.Names, root string) *gen {
 	g := &gen{reg: reg, names: names, root: root, bqrt: importPath(root, gonames.BqrtDir), named: map[*model.NamedType]bool{},
-		declared: map[string]bool{}, namedIndex: map[*model.NamedType]int{}}
+		declared: map[declKey]bool{}, namedIndex: map[*model.NamedType]int{}}
 	for i, t := range reg.Types {
 		g.namedIndex[t] = i
 	}
@@ -71,7 +75,7 @@ func newGen(reg *model.Registry, names *gonames.Names, root string) *gen {
 func (g *gen) fork() *gen {
 	w := *g
 	w.pkg, w.out, w.tables, w.err, w.piiIndex, w.fieldDocs = nil, nil, nil, nil, nil, nil
-	w.declared = make(map[string]bool, len(g.declared))
+	w.declared = make(map[declKey]bool, len(g.declared))
 	for k := range g.declared {
 		w.declared[k] = true
 	}
@@ -115,7 +119,18 @@ func (g *gen) bq(name string) string { return g.out.qual(g.bqrt, name) }
 // ref is a package-level identifier planned by gonames: qualified when it lives in
 // another package than the file being written.
 func (g *gen) ref(id gonames.Ident) string {
+	if id.Pkg == g.pkg {
+		return id.Name
+	}
 	return g.out.qual(importPath(g.root, id.Pkg.Dir), id.Name)
+}
+
+// appendRef appends ref(id) to b.
+func (g *gen) appendRef(b []byte, id gonames.Ident) []byte {
+	if id.Pkg == g.pkg {
+		return append(b, id.Name...)
+	}
+	return g.out.appendQual(b, importPath(g.root, id.Pkg.Dir), id.Name)
 }
 
 func (g *gen) failf(format string, args ...any) {
@@ -221,7 +236,8 @@ func (g *gen) hasChecks(s *model.Schema, raw bool) bool {
 	case model.String:
 		return s.MinLength != nil || s.MaxLength != nil || s.Pattern != "" || checkedFormat(s.Format)
 	case model.Integer:
-		return len(intBounds(s)) > 0
+		// intBounds gives one bound per keyword written.
+		return s.Minimum != nil || s.ExclusiveMinimum != nil || s.Maximum != nil || s.ExclusiveMaximum != nil
 	case model.Number, model.Money, model.Timestamp, model.UUID:
 		return true
 	case model.Object:
@@ -297,9 +313,9 @@ func (g *gen) typesFile() {
 		doc = append(doc, deprecated(s.Deprecation)...)
 		desc := "&namedTypeDescs[" + strconv.Itoa(g.namedIndex[t]) + "]"
 		switch {
-		case g.names.Inline[s].Name == name && s.Kind == model.Object:
+		case g.decl(s).Name == name && s.Kind == model.Object:
 			g.structType(name, s, nil, doc, desc, true)
-		case g.names.Inline[s].Name == name:
+		case g.decl(s).Name == name:
 			g.enumType(name, s, doc, desc, true)
 		default:
 			g.namedScalar(name, s, doc, desc)
@@ -361,12 +377,12 @@ func (g *gen) innerTypes(s *model.Schema, owner string) {
 // innerType declares sub, at path p of owner, if it is an inline object or enum not
 // declared yet.
 func (g *gen) innerType(sub *model.Schema, p []byte, owner string) {
-	id := g.names.Inline[sub]
+	id := g.decl(sub)
 	name := id.Name
-	if name == "" || g.declared[id.Pkg.Dir+"."+name] {
+	if name == "" || g.declared[declKey{id.Pkg.Dir, name}] {
 		return
 	}
-	g.declared[id.Pkg.Dir+"."+name] = true
+	g.declared[declKey{id.Pkg.Dir, name}] = true
 	doc := []string{name + " is the value at " + string(p) + " of " + owner + "."}
 	doc = append(doc, para(sub.Description)...)
 	desc := "" // only the PII methods (logMethods) refer to it
@@ -465,8 +481,9 @@ func (g *gen) structType(name string, s *model.Schema, m *model.Message, doc []s
 	}
 	single := len(s.Properties) == 1
 	bl := &g.out.blk
-	for _, p := range s.Properties {
-		fname := g.names.Fields[p]
+	fields := g.decl(s).Fields
+	for i, p := range s.Properties {
+		fname := fields[i]
 		// The presence and constraints go on the field's line; the description, the
 		// PII mark and a deprecation (which linters read only as a paragraph) above it.
 		var fdoc []string
@@ -478,19 +495,7 @@ func (g *gen) structType(name string, s *model.Schema, m *model.Message, doc []s
 		}
 		fdoc = trimBlank(append(fdoc, deprecated(p.Schema.Deprecation)...))
 		bl.comment(g.fieldDoc(fdoc))
-		typ := g.fieldType(p)
-		line := fieldConstraints(p)
-		tag := ""
-		if tagSafe(p.Name) {
-			tag = p.Name
-			if !p.Required {
-				tag += ",omitempty"
-			}
-			tag = structTag(tag)
-		} else {
-			line = strconv.Quote(p.Name) + ": " + line
-		}
-		bl.field(single, fname, typ, tag, directiveSafe("// "+strings.TrimRight(sanitize(line), " \t")))
+		g.fieldLine(bl, single, fname, p)
 	}
 	g.out.decl(docLines(doc)...)
 	if bl.lines == 0 {
@@ -529,6 +534,117 @@ func (g *gen) structType(name string, s *model.Schema, m *model.Message, doc []s
 	g.logMethods(name, s, desc)
 }
 
+// fieldLine adds the line of the field p, of Go name fname, to bl as block.field
+// writes it: the field's Go type (fieldType), its struct tag when its key can have
+// one (structTag of the key, with ",omitempty" when the field is optional), and a
+// line comment with the field's presence and constraints (appendFieldConstraints),
+// the key first when it has no tag, through sanitize, without trailing blanks and
+// through directiveSafe. All of it is written into the block in place: building each
+// piece as a string was a fifth of the emitter's allocations.
+func (g *gen) fieldLine(bl *block, single bool, fname string, p *model.Property) {
+	tagged := tagSafe(p.Name)
+	bl.newline(false)
+	b := append(bl.buf, fname...)
+	if single {
+		b = append(b, ' ')
+	} else {
+		bl.buf = b
+		bl.end(false)
+		b = bl.buf
+	}
+	b = g.appendFieldType(b, p)
+	bl.buf = b
+	switch {
+	case tagged && single:
+		bl.buf = append(bl.buf, ' ')
+	case tagged:
+		bl.end(false)
+		bl.end(false) // the empty soft column before the tag
+	case !single:
+		bl.end(false)
+	}
+	if tagged {
+		bl.buf = appendStructTag(bl.buf, p.Name, !p.Required)
+	}
+	if tagged || single {
+		bl.end(true)
+	}
+	b = bl.buf
+	line := len(b)
+	b = append(b, "// "...)
+	text := len(b)
+	if !tagged {
+		b = strconv.AppendQuote(b, p.Name)
+		b = append(b, ": "...)
+	}
+	b = appendFieldConstraints(b, p)
+	b = appendSanitized(b, text)
+	for len(b) > text && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	// The text starts with the quoted key, "required" or "optional": no directive
+	// word, but directiveSafe decides.
+	for _, w := range directiveWords {
+		if bytes.HasPrefix(b[text:], []byte(w)) {
+			l := directiveSafe(string(b[line:]))
+			b = append(b[:line], l...)
+			break
+		}
+	}
+	bl.buf = b
+}
+
+// appendSanitized replaces b[from:] by sanitize(b[from:]): in place when it is
+// printable ASCII, which sanitize leaves as it is.
+func appendSanitized(b []byte, from int) []byte {
+	for _, c := range b[from:] {
+		if c < 0x20 || c >= 0x7f {
+			s := sanitize(string(b[from:]))
+			return append(b[:from], s...)
+		}
+	}
+	return b
+}
+
+// appendStructTag appends structTag of key, with ",omitempty" after it when
+// omitempty is set, to b.
+func appendStructTag(b []byte, key string, omitempty bool) []byte {
+	mark := len(b)
+	b = append(b, "`json:"...)
+	b = strconv.AppendQuote(b, key)
+	if omitempty {
+		// Quoting is rune by rune: the quoted key+",omitempty" is the quoted key
+		// with ",omitempty" before its closing quote.
+		b = append(b[:len(b)-1], ",omitempty\""...)
+	}
+	if canBackquote(b[mark+1:]) {
+		return append(b, '`')
+	}
+	t := string(b[mark+1:])
+	return strconv.AppendQuote(b[:mark], t)
+}
+
+// canBackquote is strconv.CanBackquote of b.
+func canBackquote(b []byte) bool {
+	for len(b) > 0 {
+		r, wid := utf8.DecodeRune(b)
+		b = b[wid:]
+		if wid > 1 {
+			if r == '\ufeff' {
+				return false // BOMs are invisible and should not be quoted.
+			}
+			continue // All other multibyte runes are correctly encoded and assumed printable.
+		}
+		if r == utf8.RuneError {
+			return false
+		}
+		if (r < ' ' && r != '\t') || r == '`' || r == '\u007F' {
+			return false
+		}
+	}
+	return true
+}
+
 // structTag is the struct tag `json:"<v>"` as jennifer wrote it: a raw string literal
 // when it can be one, else an interpreted one.
 func structTag(v string) string {
@@ -543,7 +659,7 @@ func structTag(v string) string {
 func (g *gen) enumType(name string, s *model.Schema, doc []string, desc string, withMethods bool) {
 	g.out.decl(docLines(doc)...)
 	g.out.write("type ", name, " ", g.baseType(s, true), "\n")
-	consts := g.names.EnumConsts[s]
+	consts := g.decl(s).EnumConsts
 	bl := &g.out.blk
 	for i, v := range s.Enum {
 		bl.spec(consts[i], name, enumLit(v))
@@ -686,13 +802,14 @@ func commentText(lines []string) string {
 // and prints back unchanged, which most doc texts are, without parsing it: lines
 // separated by single blank lines, none blank at the start or the end, each starting
 // with a letter (so none is indented, a code block or list item, a `#` heading or a
-// link definition), no `[` (no doc link), no two backquotes or two single quotes in
-// a row (which the parser turns into “ and ”), and no paragraph of one line that ends
+// link definition), no `[` but in `[*]` (no doc link: the paths of inline types,
+// `$.lines[*]`, have them, and `*` names nothing the parser links), no two
+// backquotes or two single quotes in a row (which the parser turns into “ and ”), and no paragraph of one line that ends
 // in a letter or digit (an implicit heading). ok is false for any other text.
 // TestPlainDocMatchesParser compares it with the parser's output.
 func plainDoc(text string) (lines []string, ok bool) {
 	body, found := strings.CutSuffix(text, "\n")
-	if !found || body == "" || strings.IndexByte(body, '[') >= 0 || strings.Contains(body, "``") || strings.Contains(body, "''") {
+	if !found || body == "" || !onlyItemBrackets(body) || strings.Contains(body, "``") || strings.Contains(body, "''") {
 		return nil, false
 	}
 	src := strings.Split(body, "\n")
@@ -721,6 +838,20 @@ func plainDoc(text string) (lines []string, ok bool) {
 		}
 	}
 	return lines, true
+}
+
+// onlyItemBrackets reports whether every `[` of s starts `[*]`.
+func onlyItemBrackets(s string) bool {
+	for {
+		i := strings.IndexByte(s, '[')
+		if i < 0 {
+			return true
+		}
+		if !strings.HasPrefix(s[i:], "[*]") {
+			return false
+		}
+		s = s[i+3:]
+	}
 }
 
 // directiveWords are the starts of a comment's text, after the `//` and any blanks,
@@ -799,111 +930,157 @@ func gdprText(v string) string {
 	return "GDPR-sensitive personal data (" + v + ")."
 }
 
-// fieldConstraints describes a property: presence, nullability and its schema's
-// constraints.
-func fieldConstraints(p *model.Property) string {
-	var parts []string
+// appendFieldConstraints appends the description of a property to b: presence,
+// nullability and its schema's constraints, separated by "; ".
+func appendFieldConstraints(b []byte, p *model.Property) []byte {
 	if p.Required {
-		parts = append(parts, "required")
+		b = append(b, "required"...)
 	} else {
-		parts = append(parts, "optional")
+		b = append(b, "optional"...)
 	}
 	if nullable(p.Schema) {
-		parts = append(parts, "nullable")
+		b = append(b, "; nullable"...)
 	}
-	if c := constraints(p.Schema); c != "" {
-		parts = append(parts, c)
+	mark := len(b)
+	b = append(b, "; "...)
+	if c := appendConstraints(b, p.Schema); len(c) > len(b) {
+		return c
 	}
-	return strings.Join(parts, "; ")
+	return b[:mark]
 }
 
-// constraints describes the constraints of a schema, with units.
-func constraints(s *model.Schema) string {
-	var parts []string
-	add := func(p ...string) { parts = append(parts, strings.Join(p, "")) }
-	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
-	if len(s.Enum) > 0 {
-		vals := make([]string, len(s.Enum))
-		for i, v := range s.Enum {
-			vals[i] = enumLit(v)
+// constraints describes the constraints of a schema, with units ("" for none).
+func constraints(s *model.Schema) string { return string(appendConstraints(nil, s)) }
+
+// appendConstraints appends constraints(s) to b, written in place: the parts
+// separated by "; ".
+func appendConstraints(b []byte, s *model.Schema) []byte {
+	start := len(b)
+	// part starts a part: the separator unless it is the first.
+	part := func(b []byte) []byte {
+		if len(b) > start {
+			b = append(b, "; "...)
 		}
-		add("one of ", strings.Join(vals, ", "))
+		return b
+	}
+	if len(s.Enum) > 0 {
+		b = append(part(b), "one of "...)
+		for i, v := range s.Enum {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendEnumLit(b, v)
+		}
+	}
+	// appendRange appends "lo to hi <unit>", "at least lo <unit>" or "at most hi <unit>".
+	appendRange := func(b []byte, lo, hi *int64, unit string) []byte {
+		switch {
+		case lo != nil && hi != nil:
+			b = strconv.AppendInt(part(b), *lo, 10)
+			b = append(b, " to "...)
+			b = strconv.AppendInt(b, *hi, 10)
+		case lo != nil:
+			b = strconv.AppendInt(append(part(b), "at least "...), *lo, 10)
+		case hi != nil:
+			b = strconv.AppendInt(append(part(b), "at most "...), *hi, 10)
+		default:
+			return b
+		}
+		return append(b, unit...)
+	}
+	// nested appends "<label><constraints of e>" when e has any.
+	nested := func(b []byte, label string, e *model.Schema) []byte {
+		if e == nil {
+			return b
+		}
+		mark := len(b)
+		b = append(part(b), label...)
+		if c := appendConstraints(b, e); len(c) > len(b) {
+			return c
+		}
+		return b[:mark]
 	}
 	switch s.Kind {
 	case model.Ref:
-		add("type ", s.Ref)
+		b = append(append(part(b), "type "...), s.Ref...)
 	case model.String:
-		switch {
-		case s.MinLength != nil && s.MaxLength != nil:
-			add(itoa(*s.MinLength), " to ", itoa(*s.MaxLength), " code points")
-		case s.MinLength != nil:
-			add("at least ", itoa(*s.MinLength), " code points")
-		case s.MaxLength != nil:
-			add("at most ", itoa(*s.MaxLength), " code points")
-		}
+		b = appendRange(b, s.MinLength, s.MaxLength, " code points")
 		if s.Pattern != "" {
-			add("pattern `", strings.ReplaceAll(s.Pattern, "`", "\\x60"), "`")
+			b = append(part(b), "pattern `"...)
+			for i := 0; i < len(s.Pattern); i++ {
+				if c := s.Pattern[i]; c == '`' {
+					b = append(b, "\\x60"...)
+				} else {
+					b = append(b, c)
+				}
+			}
+			b = append(b, '`')
 		}
 		if s.Format != "" {
-			add("format ", s.Format)
+			b = append(append(part(b), "format "...), s.Format...)
 		}
 	case model.Integer:
 		if s.IntFormat == "int32" {
-			add("int32")
+			b = append(part(b), "int32"...)
 		}
-		for _, b := range intBounds(s) {
-			word := "maximum "
-			if b.isMin {
-				word = "minimum "
+		var buf [4]intBound
+		for _, ib := range intBounds(s, &buf) {
+			b = part(b)
+			if ib.excl {
+				b = append(b, "exclusive "...)
 			}
-			if b.excl {
-				word = "exclusive " + word
+			if ib.isMin {
+				b = append(b, "minimum "...)
+			} else {
+				b = append(b, "maximum "...)
 			}
-			add(word, itoa(b.v))
+			b = strconv.AppendInt(b, ib.v, 10)
 		}
 		if s.Encoding == "string" {
-			add("carried as a JSON string in canonical decimal form")
+			b = append(part(b), "carried as a JSON string in canonical decimal form"...)
 		}
 	case model.Number:
-		for _, b := range []struct {
+		for _, nb := range [...]struct {
 			w string
 			b *model.Bound
 		}{{"minimum ", s.Minimum}, {"exclusive minimum ", s.ExclusiveMinimum}, {"maximum ", s.Maximum}, {"exclusive maximum ", s.ExclusiveMaximum}} {
-			if b.b != nil {
-				add(b.w, floatLit(b.b.Float()))
+			if nb.b != nil {
+				b = strconv.AppendFloat(append(part(b), nb.w...), nb.b.Float(), 'g', -1, 64)
 			}
 		}
 	case model.Money:
-		add("money: amount in minor units, ISO 4217 currency")
+		b = append(part(b), "money: amount in minor units, ISO 4217 currency"...)
 	case model.Timestamp:
-		add("Unix milliseconds, UTC")
+		b = append(part(b), "Unix milliseconds, UTC"...)
 	case model.UUID:
-		add("canonical lowercase UUID")
+		b = append(part(b), "canonical lowercase UUID"...)
 	case model.Array:
-		switch {
-		case s.MinItems != nil && s.MaxItems != nil:
-			add(itoa(*s.MinItems), " to ", itoa(*s.MaxItems), " items")
-		case s.MinItems != nil:
-			add("at least ", itoa(*s.MinItems), " items")
-		case s.MaxItems != nil:
-			add("at most ", itoa(*s.MaxItems), " items")
-		}
+		b = appendRange(b, s.MinItems, s.MaxItems, " items")
 		if s.UniqueItems {
-			add("unique items")
+			b = append(part(b), "unique items"...)
 		}
-		if s.Items != nil {
-			if c := constraints(s.Items); c != "" {
-				add("items: ", c)
-			}
-		}
+		b = nested(b, "items: ", s.Items)
 	case model.Map:
-		if s.Values != nil {
-			if c := constraints(s.Values); c != "" {
-				add("values: ", c)
-			}
-		}
+		b = nested(b, "values: ", s.Values)
 	}
-	return strings.Join(parts, "; ")
+	return b
+}
+
+// appendEnumLit appends enumLit(v) to b.
+func appendEnumLit(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case string:
+		return strconv.AppendQuote(b, x)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case int:
+		return strconv.AppendInt(b, int64(x), 10)
+	case float64:
+		return strconv.AppendFloat(b, x, 'g', -1, 64)
+	case bool:
+		return strconv.AppendBool(b, x)
+	}
+	return fmt.Append(b, v)
 }
 
 // enumLit is the Go literal of an enum value.

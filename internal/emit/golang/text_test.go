@@ -147,7 +147,8 @@ func TestPlainDocMatchesParser(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{"Free text.\n", "Deprecated: Use reference.\n", "GDPR-sensitive personal data (contact).\n",
 		"X is the data of the event urn:babel:a:b (owner t; default queue \"q\").\n\nSynthetic message number 655.\n",
-		"Über alles, ünd mehr.\nZweite Zeile\n\nDeprecated: do not use in new code.\n"} {
+		"Über alles, ünd mehr.\nZweite Zeile\n\nDeprecated: do not use in new code.\n",
+		"CreatedLinesItem is the value at $.lines[*] of urn:babel:orders:created.\n"} {
 		if _, ok := plainDoc(text); !ok {
 			t.Errorf("plainDoc refuses the plain text %q", text)
 		}
@@ -155,7 +156,8 @@ func TestPlainDocMatchesParser(t *testing.T) {
 	frags := []string{"Free text.", "Shipping details", "Shipping details.", "# Heading", "- item", "* item", "1. first", "2) second",
 		"\tcode", " indented", "[Link]: https://example.com", "See [Name] here.", "See https://example.com/x.", "go:build ignore",
 		"+build ignore", "#cgo LDFLAGS", "Deprecated: Use x.", "Ünïcode line", "日本語のテキスト。", "a lower case line", "Text (with parens)",
-		"Ends with digit 42", "Ends with quote\"", "Quoted ``like this'' in TeX style", "Markdown ```fence``` here", "x := f(y) {", "}", "", "", "Über's thing", "TODO: fix", "e.g. something", "Money, amount"}
+		"Ends with digit 42", "Ends with quote\"", "Quoted ``like this'' in TeX style", "Markdown ```fence``` here", "x := f(y) {", "}", "", "", "Über's thing", "TODO: fix", "e.g. something", "Money, amount",
+		"X is the value at $.lines[*] of urn:babel:a:b.", "Values $.m.*[*][*] here", "See [*Name] or [*] [x] there.", "A [*]: link", "[*] first"}
 	rng := rand.New(rand.NewPCG(22, 8))
 	plain := 0
 	for i := range 20000 {
@@ -192,7 +194,7 @@ func TestDocCommentIsGofmtFixpoint(t *testing.T) {
 	frags := []string{"Free text.", "Shipping details", "# Heading", "#nohead", "- item", "* item", "+ item", "1. first", "2) second",
 		"\tcode", "    code four", " indented", "  two spaces", "[Link]: https://example.com", "See [Name] here.", "https://example.com/x",
 		"go:build ignore", "+build ignore", "#cgo LDFLAGS", "go:`", "Deprecated: Use x.", "Quoted ``like this''", "```", "Ünïcode line",
-		"Ends with digit 42", "}", "", "", "", "-", "> quote", "TODO: fix"}
+		"Ends with digit 42", "}", "", "", "", "-", "> quote", "TODO: fix", "Value at $.a[*].b.*[*] of T."}
 	rng := rand.New(rand.NewPCG(23, 9))
 	n := 5000
 	if testing.Short() {
