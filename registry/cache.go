@@ -51,12 +51,12 @@ type Cache struct {
 
 // feed is what Cache.Feed promised: the content keys of the feeding load's files.
 type feed struct {
-	in       *Input
 	promised map[[sha256.Size]byte]chan struct{} // closed when the tree is left
+	keys     map[*byte][sha256.Size]byte         // the content key of each file, by its first byte
 	over     chan struct{}                       // closed by Feed's done: no more trees come
-	keyOnce  sync.Once
-	key      [sha256.Size]byte // sourcesKey of in, computed on first use
-	mu       sync.Mutex        // guards the closing of promised channels
+	keyed    chan struct{}                       // closed when key is set
+	key      [sha256.Size]byte                   // sourcesKey of the feeding load, as its same got it
+	mu       sync.Mutex                          // guards the closing of channels
 }
 
 // loaded is a registry a Load returned, with what identifies its input.
@@ -94,12 +94,24 @@ func (c *Cache) same(k [sha256.Size]byte) *loaded {
 	if c == nil {
 		return nil
 	}
-	if c.of != nil { // the feeding load: it waits for nothing
+	if c.of != nil { // the feeding load: it waits for nothing, and says what it reads
+		f := c.of.feed
+		f.mu.Lock()
+		select {
+		case <-f.keyed:
+		default:
+			f.key = k
+			close(f.keyed)
+		}
+		f.mu.Unlock()
 		c = c.of
-	} else if f := c.feed; f != nil && !f.isOver() {
-		f.keyOnce.Do(func() { f.key = sourcesKey(f.in.srcs) })
-		if f.key == k {
-			<-f.over // the same files as the feeding load: its registry is the answer
+	} else if f := c.feed; f != nil {
+		select { // a load with WithGoNames asks no same: then its end
+		case <-f.keyed:
+			if f.key == k {
+				<-f.over // the same files as the feeding load: its registry is the answer
+			}
+		case <-f.over:
 		}
 	}
 	c.mu.Lock()
@@ -197,9 +209,16 @@ func (c *Cache) put(data []byte, root *tnode) {
 		return
 	}
 	if c.of != nil {
-		k := keyOf(data)
-		c.of.files.Store(k, root)
 		f := c.of.feed
+		var k [sha256.Size]byte
+		ok := false
+		if len(data) > 0 {
+			k, ok = f.keys[&data[0]] // hashed by Feed already
+		}
+		if !ok {
+			k = keyOf(data)
+		}
+		c.of.files.Store(k, root)
 		f.mu.Lock()
 		if p := f.promised[k]; p != nil {
 			select {
@@ -235,26 +254,19 @@ func (c *Cache) put(data []byte, root *tnode) {
 // tree; after Feed, c keeps no tree of another load. Feed is called at most once per
 // Cache, before the loads start.
 func (c *Cache) Feed(in *Input) (opt Option, done func()) {
-	f := &feed{in: in, promised: map[[sha256.Size]byte]chan struct{}{}, over: make(chan struct{})}
+	f := &feed{promised: map[[sha256.Size]byte]chan struct{}{}, keys: map[*byte][sha256.Size]byte{},
+		over: make(chan struct{}), keyed: make(chan struct{})}
 	for _, s := range in.srcs {
-		if !s.skip && len(s.data) <= maxCachedFile {
-			f.promised[keyOf(s.data)] = make(chan struct{})
+		if !s.skip && len(s.data) > 0 && len(s.data) <= maxCachedFile {
+			k := keyOf(s.data)
+			f.promised[k] = make(chan struct{})
+			f.keys[&s.data[0]] = k
 		}
 	}
 	c.feed = f
 	view := &Cache{of: c}
 	var once sync.Once
 	return WithCache(view), func() { once.Do(func() { close(f.over) }) }
-}
-
-// isOver reports whether the feeding load is done.
-func (f *feed) isOver() bool {
-	select {
-	case <-f.over:
-		return true
-	default:
-		return false
-	}
 }
 
 // feeds reports whether c is the view of a feeding load (Feed): the nodes it keeps
