@@ -16,8 +16,9 @@ import (
 // called, instead of parsing and checking it again. Each tree is handed out once: it
 // is the taker's, which does not leave it in the Cache again, so that the trees of
 // the first load are freed as the second one goes. `bqgen diff` loads the new
-// registry, then the old one, with one Cache: in a pull request most files are
-// unchanged, and parsing and the format check are most of a load's time. A Cache
+// registry and the old one with one Cache (at the same time: Feed): in a pull
+// request most files are unchanged, and parsing and the format check are most of a
+// load's time. A Cache
 // holds the trees (about ten times the size of the YAML) until they are taken or it
 // is dropped; files over maxCachedFile are not kept. It is safe for concurrent use.
 //
@@ -245,11 +246,11 @@ func (c *Cache) put(data []byte, root *tnode) {
 // must be called once that load has returned (whatever it returned).
 //
 // Another load given c that meets a file with the bytes of one of in's (any name)
-// waits until the feeding load has merged that file and takes its tree, or, when the
-// feeding load leaves no tree for it (a file with diagnostics, one over 2 MiB) or
-// done is called first, parses it itself; with the same files as in (same names,
-// order and bytes) it waits for done and takes the feeding load's registry, as
-// WithCache's loads do one after the other. The feeding load takes no tree from c and
+// waits until the feeding load has merged that file and takes its tree; when the
+// feeding load leaves no tree for it (a file with diagnostics, one over 2 MiB), it
+// waits for done and parses the file itself (it waits, canceled or not: done must
+// come). With the same files as in (same names, order and bytes) it waits for done
+// and takes the feeding load's registry, as WithCache's loads do one after the other. The feeding load takes no tree from c and
 // copies out the nodes it keeps past each file's merge, so that a taker may change the
 // tree; after Feed, c keeps no tree of another load. Feed is called at most once per
 // Cache, before the loads start.
