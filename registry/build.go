@@ -384,7 +384,7 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 		// A file with format errors is merged too: isolate (validate.go) took out the
 		// values the errors are about and marked the schemas that hold them.
 		l.reg.Files = append(l.reg.Files, s.name)
-		l.slab = r.slab
+		l.slab = r.slab || o.cache.feeds() // a feeding load keeps no node of a tree it hands on (Cache.Feed)
 		if took := l.file(s.name, r.root, r.pb); r.pb != nil && o.prebuilds != nil {
 			if took {
 				o.prebuilds[0]++

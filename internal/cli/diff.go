@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/pflag"
@@ -56,10 +57,33 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 	if format == "github" {
 		diagFormat = "github"
 	}
-	// One cache for both loads: the old registry's unchanged files are not parsed again.
+	in, code := readRegistry(e, regPath)
+	if in == nil {
+		return code
+	}
+	// One cache for both loads: the old registry's unchanged files are not parsed
+	// again. The old registry loads beside the new one, taking each tree as soon as
+	// the new load has merged its file (Cache.Feed), so that the trees are not all
+	// alive at once; what each load returns is what it returns alone.
 	cache := registry.NewCache()
-	newReg, diags, code := loadDiags(e, regPath, diagFormat, registry.WithCache(cache))
+	feed, fed := cache.Feed(in)
+	ctx, cancel := context.WithCancel(e.ctx)
+	defer cancel()
+	type loadedBase struct {
+		base *diff.Base
+		err  error
+	}
+	based := make(chan loadedBase, 1)
+	go func() {
+		// Go names play no part in the comparison: the old registry's are not planned.
+		b, err := diff.LoadAgainst(ctx, against, regPath, e.withTrees(registry.WithCache(cache), registry.WithoutGoNames())...)
+		based <- loadedBase{b, err}
+	}()
+	newReg, diags, code := loadInputDiags(e, in, diagFormat, feed)
+	fed()
 	if newReg == nil {
+		cancel() // the old registry is not needed
+		<-based
 		if format == "json" && code == ExitFindings {
 			// Machine readers get a JSON document still: the diagnostics, as
 			// `bqgen check --format json` writes them (severity "error"/"warning").
@@ -67,8 +91,8 @@ func runDiff(e env, regPath, against string, mode diff.Mode, format string) int 
 		}
 		return code
 	}
-	// Go names play no part in the comparison: the old registry's are not planned.
-	base, err := diff.LoadAgainst(e.ctx, against, regPath, e.withTrees(registry.WithCache(cache), registry.WithoutGoNames())...)
+	lb := <-based
+	base, err := lb.base, lb.err
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bqgen diff: %s\n", errLine(err))
 		return ExitError

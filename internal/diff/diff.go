@@ -791,6 +791,9 @@ func (c *comparer) enum(path string, ro, rn *model.Schema, at model.Pos) {
 			"enum removed: any value is accepted", "", "")
 		return
 	}
+	if sameEnum(ro.Enum, rn.Enum) {
+		return // the same values in the same order: none removed, none added
+	}
 	in := func(vs []any) map[string]bool {
 		m := map[string]bool{}
 		for _, v := range vs {
@@ -810,6 +813,38 @@ func (c *comparer) enum(path string, ro, rn *model.Schema, at model.Pos) {
 			c.add(RuleEnumWidened, path, "", enumText(v), p, p, "enum value added", "", "")
 		}
 	}
+}
+
+// sameEnum reports whether o and n hold the same values in the same order, each of
+// the same type and (for a number) the same bits, so that their enumKey sets are equal.
+// Values of other types than the model's are never taken as the same.
+func sameEnum(o, n []any) bool {
+	if len(o) != len(n) {
+		return false
+	}
+	for i, v := range o {
+		switch v := v.(type) {
+		case string:
+			if w, ok := n[i].(string); !ok || w != v {
+				return false
+			}
+		case int64:
+			if w, ok := n[i].(int64); !ok || w != v {
+				return false
+			}
+		case bool:
+			if w, ok := n[i].(bool); !ok || w != v {
+				return false
+			}
+		case float64:
+			if w, ok := n[i].(float64); !ok || math.Float64bits(w) != math.Float64bits(v) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // propertyPath appends a property to a JSON path: `.name` for a plain name, else the
@@ -834,35 +869,89 @@ func plainName(s string) bool {
 	return true
 }
 
-func propertyIndex(s *model.Schema) map[string]*model.Property {
+// propertyIndex returns the lookup of s's properties by name (nil when s has none of
+// that name; the last of that name, were there several).
+func propertyIndex(s *model.Schema) func(string) *model.Property {
 	m := make(map[string]*model.Property, len(s.Properties))
 	for _, p := range s.Properties {
 		m[p.Name] = p
 	}
-	return m
+	return func(name string) *model.Property { return m[name] }
+}
+
+// samePropertyNames returns the lookups of propertyIndex for o and n without building
+// maps when both have the same property names in the same order, each name once (the
+// common case); else nil, nil.
+func samePropertyNames(o, n *model.Schema) (oIndex, nIndex func(string) *model.Property) {
+	if len(o.Properties) != len(n.Properties) {
+		return nil, nil
+	}
+	for i, op := range o.Properties {
+		if op.Name != n.Properties[i].Name {
+			return nil, nil
+		}
+	}
+	if len(o.Properties) > 64 { // names once each: checked with a set above a few dozen
+		seen := make(map[string]bool, len(o.Properties))
+		for _, p := range o.Properties {
+			if seen[p.Name] {
+				return nil, nil
+			}
+			seen[p.Name] = true
+		}
+	} else {
+		for i, p := range o.Properties {
+			for _, q := range o.Properties[:i] {
+				if q.Name == p.Name {
+					return nil, nil
+				}
+			}
+		}
+	}
+	at := func(ps []*model.Property) func(string) *model.Property {
+		next := 0 // lookups come in property order: try the next index first
+		return func(name string) *model.Property {
+			if next < len(ps) && ps[next].Name == name {
+				next++
+				return ps[next-1]
+			}
+			for i, p := range ps {
+				if p.Name == name {
+					next = i + 1
+					return p
+				}
+			}
+			return nil
+		}
+	}
+	return at(o.Properties), at(n.Properties)
 }
 
 func (c *comparer) object(path string, ro, rn *model.Schema) {
 	oClosed, nClosed := !ro.AdditionalProperties, !rn.AdditionalProperties
 	// Indexes: looking each property up by a scan made objects with thousands of
-	// properties quadratic.
-	oIndex, nIndex := propertyIndex(ro), propertyIndex(rn)
+	// properties quadratic. When both sides name the same properties in the same order
+	// (most objects of a pull request), the property at the same index is the one.
+	oIndex, nIndex := samePropertyNames(ro, rn)
+	if oIndex == nil {
+		oIndex, nIndex = propertyIndex(ro), propertyIndex(rn)
+	}
 	var gone, fresh []*model.Property
 	for _, op := range ro.Properties {
-		if nIndex[op.Name] == nil {
+		if nIndex(op.Name) == nil {
 			gone = append(gone, op)
 		}
 	}
 	for _, np := range rn.Properties {
-		if oIndex[np.Name] == nil {
+		if oIndex(np.Name) == nil {
 			fresh = append(fresh, np)
 		}
 	}
 	renamed := renames(gone, fresh)
 	for _, op := range ro.Properties {
-		pp := propertyPath(path, op.Name)
-		np := nIndex[op.Name]
+		np := nIndex(op.Name)
 		if np == nil {
+			pp := propertyPath(path, op.Name)
 			id := RuleOptionalRemoved
 			switch {
 			case op.Required && nClosed:
@@ -887,7 +976,7 @@ func (c *comparer) object(path string, ro, rn *model.Schema) {
 	}
 	for _, np := range rn.Properties {
 		pp := propertyPath(path, np.Name)
-		op := oIndex[np.Name]
+		op := oIndex(np.Name)
 		if op == nil {
 			id := RuleOptionalAdded
 			switch {
@@ -976,6 +1065,14 @@ func intBounds(s *model.Schema) (lo, hi int64, loText, hiText string) {
 	return lo, hi, loText, hiText
 }
 
+// sameIntBounds reports whether o and n have the same integer format and bounds, so
+// that intBounds gives the same for both and comparer.intBounds finds nothing.
+func sameIntBounds(o, n *model.Schema) bool {
+	same := func(a, b *model.Bound) bool { return (a == nil) == (b == nil) && (a == nil || a.I == b.I) }
+	return o.IntFormat == n.IntFormat && same(o.Minimum, n.Minimum) && same(o.ExclusiveMinimum, n.ExclusiveMinimum) &&
+		same(o.Maximum, n.Maximum) && same(o.ExclusiveMaximum, n.ExclusiveMaximum)
+}
+
 // boundKey picks the keyword whose position a bound finding points at.
 func boundKey(s *model.Schema, keys ...string) model.Pos {
 	for _, k := range keys {
@@ -987,6 +1084,9 @@ func boundKey(s *model.Schema, keys ...string) model.Pos {
 }
 
 func (c *comparer) intBounds(path string, ro, rn *model.Schema) {
+	if sameIntBounds(ro, rn) {
+		return // the same keywords: no bound moved, no width changed
+	}
 	olo, ohi, olt, oht := intBounds(ro)
 	nlo, nhi, nlt, nht := intBounds(rn)
 	lp := boundKey(rn, "minimum", "exclusiveMinimum", "format")
