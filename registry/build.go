@@ -80,10 +80,10 @@ type loader struct {
 	spec, abort bool
 	specPats    []string      // the distinct patterns a prebuild used, in order of first use
 	share       *patternShare // the analyses of patterns of this load, for prebuilds
-	// slab is set while a file whose tree decodeTree or the converter built is merged,
-	// when no Cache keeps it: its nodes are cut from slabs, so a node kept past the
-	// merge (exampleNodes, enumNodes) is copied out (keep), or it would keep the whole
-	// tree alive until the end of the load (at 10,000 URNs every tree, 200 MB).
+	// slab is set while a file whose tree decodeTree built is merged: its nodes are
+	// cut from a few slices, so a node kept past the merge (exampleNodes, enumNodes)
+	// is copied out (keep), or it would keep the whole tree alive until the end of the
+	// load (at 10,000 URNs every tree, 200 MB).
 	slab bool
 	// keptNodes and keptItems are what is left of keep's slabs.
 	keptNodes []tnode
@@ -287,7 +287,7 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 		pd, fd Diagnostics
 		err    error
 		taken  bool // root came from o.cache: it is not put back
-		slab   bool // root was cut from slabs (decodeTree, or the converter), and no Cache keeps it
+		slab   bool // root came from the TreeStore (decodeTree), and no Cache keeps it
 		pb     *prebuilt
 		done   chan struct{}
 	}
@@ -314,7 +314,6 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 		go func() {
 			defer wg.Done()
 			wl := &loader{share: share} // this worker's prebuild loader (its slabs last)
-			sl := &treeSlabs{}          // and its trees' slabs
 			for {
 				select {
 				case ahead <- struct{}{}:
@@ -336,13 +335,7 @@ func loadFresh(ctx context.Context, srcs []source, o options) (*model.Registry, 
 						r.slab = r.root != nil && o.cache == nil
 					}
 					if r.root == nil {
-						if o.cache == nil {
-							r.root, r.pd = parseFileSlabs(srcs[i].name, srcs[i].data, sl)
-							r.slab = r.root != nil
-						} else {
-							// A Cache keeps the tree: a slab of its own.
-							r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
-						}
+						r.root, r.pd = parseFile(srcs[i].name, srcs[i].data)
 						if r.root != nil {
 							r.fd, r.err = validateFormat(r.root, memo)
 							if r.err == nil && len(r.pd) == 0 && len(r.fd) == 0 {

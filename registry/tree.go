@@ -144,11 +144,6 @@ var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+)(?:, column (\d+))?: `)
 // parseFile parses one YAML file into a tree. It returns nil and diagnostics when the
 // file cannot be used.
 func parseFile(name string, data []byte) (*tnode, Diagnostics) {
-	return parseFileSlabs(name, data, &treeSlabs{})
-}
-
-// parseFileSlabs is parseFile cutting the tree from sl.
-func parseFileSlabs(name string, data []byte, sl *treeSlabs) (*tnode, Diagnostics) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	err := dec.Decode(&doc)
@@ -169,7 +164,7 @@ func parseFileSlabs(name string, data []byte, sl *treeSlabs) (*tnode, Diagnostic
 	} else if !errors.Is(err, io.EOF) {
 		return nil, Diagnostics{yamlDiag(name, err)}
 	}
-	c := &converter{file: name, done: map[*yaml.Node]*tnode{}, busy: map[*yaml.Node]bool{}, treeSlabs: sl}
+	c := &converter{file: name, done: map[*yaml.Node]*tnode{}, busy: map[*yaml.Node]bool{}}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
@@ -522,63 +517,6 @@ type converter struct {
 	// section is the top-level key whose value is being converted: a key defined
 	// twice directly under "messages" or "types" is a duplicate URN or type (BQ013).
 	section string
-	*treeSlabs
-}
-
-// treeSlabs are what is left of the slabs that the nodes of trees and their mappings'
-// and sequences' slices are cut from (converter.cut…): a file of a registry of 10,000
-// URNs has ~2,500 nodes in ~1,000 mappings and sequences, and one allocation for each
-// of their two slices was a twentieth of a load's allocations. A parse worker keeps
-// its treeSlabs from one file to the next. A tree cut from slabs is merged with
-// loader.slab set, so that a node kept past the merge does not keep a slab alive.
-type treeSlabs struct {
-	nodes   []tnode
-	entries []tentry
-	items   []*tnode
-}
-
-// convSlab is how many nodes (entries, items) the converter allocates at a time; a
-// mapping or sequence of more than convSlab/8 values gets slices of its own.
-const convSlab = 512
-
-// cutNodes returns n zero nodes, cut from the converter's slab when n is small.
-func (c *converter) cutNodes(n int) []tnode {
-	if n > convSlab/8 {
-		return make([]tnode, n)
-	}
-	if len(c.nodes) < n {
-		c.nodes = make([]tnode, convSlab)
-	}
-	s := c.nodes[:n:n]
-	c.nodes = c.nodes[n:]
-	return s
-}
-
-// cutEntries returns an empty slice of capacity n, cut from the converter's slab when
-// n is small: appending past n copies it out.
-func (c *converter) cutEntries(n int) []tentry {
-	if n > convSlab/8 {
-		return make([]tentry, 0, n)
-	}
-	if len(c.entries) < n {
-		c.entries = make([]tentry, convSlab)
-	}
-	s := c.entries[:0:n]
-	c.entries = c.entries[n:]
-	return s
-}
-
-// cutItems is cutEntries for the items of a sequence.
-func (c *converter) cutItems(n int) []*tnode {
-	if n > convSlab/8 {
-		return make([]*tnode, 0, n)
-	}
-	if len(c.items) < n {
-		c.items = make([]*tnode, convSlab)
-	}
-	s := c.items[:0:n]
-	c.items = c.items[n:]
-	return s
 }
 
 func (c *converter) pos(n *yaml.Node) model.Pos {
@@ -635,7 +573,7 @@ func (c *converter) conv(n *yaml.Node, depth int, slot *tnode) *tnode {
 	}
 	t := slot
 	if t == nil {
-		t = &c.cutNodes(1)[0]
+		t = new(tnode)
 	}
 	t.pos, t.size, t.height = c.pos(n), 1, 1
 	if n.Anchor != "" {
@@ -657,8 +595,8 @@ func (c *converter) conv(n *yaml.Node, depth int, slot *tnode) *tnode {
 			return nil
 		}
 		t.kind = tSeq
-		t.items = c.cutItems(len(n.Content))
-		slots := c.cutNodes(len(n.Content))
+		t.items = make([]*tnode, 0, len(n.Content))
+		slots := make([]tnode, len(n.Content))
 		for i, it := range n.Content {
 			ct := c.conv(it, depth+1, &slots[i])
 			n.Content[i] = nil // converted: let the collector have it (a dense file's two trees)
@@ -700,8 +638,8 @@ const mergeKey = "<<"
 // and so is `<<` beside a quoted "<<" key; the first one is kept.
 func (c *converter) mapping(n *yaml.Node, t *tnode, depth int) bool {
 	seen := keySet{entries: &t.entries}
-	t.entries = c.cutEntries(len(n.Content) / 2)
-	slots := c.cutNodes(len(n.Content) / 2)
+	t.entries = make([]tentry, 0, len(n.Content)/2)
+	slots := make([]tnode, len(n.Content)/2)
 	var merge *tnode
 	var mergePos model.Pos
 	for i := 0; i+1 < len(n.Content); i += 2 {
