@@ -229,11 +229,43 @@ func (l *loader) inParallel(n int, check func(w *loader, i int)) {
 
 // badURN reports whether checkURN reports urn under BQ010, BQ011 or BQ012.
 func badURN(urn string) bool {
-	if isClassName(urn) || !urnRe.MatchString(urn) {
+	if isClassName(urn) || !urnShape(urn) {
 		return true
 	}
 	seg, _ := payloadSegment(urn)
 	return seg != ""
+}
+
+// urnShape reports whether urn matches urnRe, without the regexp engine: badURN runs
+// three times per message of a load (Go names, versioning), and urnRe took a third of
+// checkVersioning at 10,000 URNs.
+func urnShape(urn string) bool {
+	rest, ok := strings.CutPrefix(urn, "urn:babel:")
+	if !ok {
+		return false
+	}
+	ctx, name, ok := strings.Cut(rest, ":")
+	if !ok || ctx == "" {
+		return false
+	}
+	for i := 0; i < len(ctx); i++ {
+		if c := ctx[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	// One or more segments of [a-z0-9_-] separated by dots, none empty.
+	seg := 0
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_':
+			seg++
+		case c == '.' && seg > 0:
+			seg = 0
+		default:
+			return false
+		}
+	}
+	return seg > 0
 }
 
 func (l *loader) checkURN(m *model.Message) {
@@ -250,7 +282,7 @@ func (l *loader) checkURN(m *model.Message) {
 			return
 		}
 	}
-	if !urnRe.MatchString(urn) {
+	if !urnShape(urn) {
 		msg := fmt.Sprintf("URN %q is not of the form urn:babel:<context>:<name>", urn)
 		switch {
 		case !strings.HasPrefix(urn, "urn:babel:"):
