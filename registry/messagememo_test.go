@@ -1,8 +1,11 @@
 package registry
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,6 +103,42 @@ func TestMessageMemo(t *testing.T) {
 		}
 		if !reflect.DeepEqual(with, without) {
 			t.Errorf("split %v: with the memo\n%v\nwithout\n%v", split, with, without)
+		}
+	}
+}
+
+// TestMessageTextsOnlyTyped holds the premise of messageTexts against the format
+// schema bqgen embeds: #/$defs/message asks nothing of a text but that it be a string
+// (its subschema is {description, type: string}), and the message subschema has no
+// keyword beyond those it has today that could relate one key to another (if, then,
+// dependentRequired, patternProperties, ...). A change to the schema that breaks the
+// premise fails here, before the memo could hide an error.
+func TestMessageTextsOnlyTyped(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Defs map[string]map[string]json.RawMessage `json:"$defs"`
+	}
+	if err := json.Unmarshal(schemaJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	msg := doc.Defs["message"]
+	keywords := slices.Sorted(maps.Keys(msg))
+	if want := []string{"additionalProperties", "description", "properties", "required", "type"}; !slices.Equal(keywords, want) {
+		t.Fatalf("#/$defs/message has the keywords %v, want %v: check messageTexts still holds", keywords, want)
+	}
+	var props map[string]map[string]any
+	if err := json.Unmarshal(msg["properties"], &props); err != nil {
+		t.Fatal(err)
+	}
+	for k := range messageTexts {
+		sub, ok := props[k]
+		if !ok {
+			t.Errorf("messageTexts names %q, which #/$defs/message does not define", k)
+			continue
+		}
+		delete(sub, "description")
+		if !reflect.DeepEqual(sub, map[string]any{"type": "string"}) {
+			t.Errorf("#/$defs/message/properties/%s is %v besides its description, want only type: string", k, sub)
 		}
 	}
 }
