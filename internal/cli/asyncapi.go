@@ -78,7 +78,7 @@ func runAsyncAPI(e env, regPath, out string, opts asyncapi.Options, check bool) 
 		if !plan.Changed() {
 			return ExitOK
 		}
-		fmt.Fprintf(e.stderr, "%s: out of date\nbqgen asyncapi --check: run bqgen asyncapi -r %s -o %s\n", out, regPath, out)
+		fmt.Fprintf(e.stderr, "%s: out of date\nbqgen asyncapi --check: run %s\n", out, fixLine(e, "asyncapi", regPath, out))
 		return ExitFindings
 	}
 	state := "unchanged"

@@ -68,7 +68,7 @@ func runDocs(e env, regPath, out string, check bool) int {
 	}
 	if check {
 		if plan.Changed() {
-			fmt.Fprintf(e.stderr, "%s: out of date; run bqgen docs -r %s -o %s\n", out, regPath, out)
+			fmt.Fprintf(e.stderr, "%s: out of date\nbqgen docs --check: run %s\n", out, fixLine(e, "docs", regPath, out))
 			return ExitFindings
 		}
 		return ExitOK

@@ -16,6 +16,7 @@ func fixturesCommand() *command {
 		name:    "fixtures",
 		summary: "write a conformance suite of the registry (manifest.json, fixtures/) for tests in any language",
 		usage:   "fixtures -r REGISTRY -o DIR [--check]",
+		exits:   writerExits,
 		examples: []string{
 			"bqgen fixtures -r examples/registry.yaml -o conformance/",
 			"bqgen fixtures -r registry/ -o testdata/conformance --check   # CI drift gate",

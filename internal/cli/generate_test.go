@@ -393,3 +393,38 @@ func TestShellWord(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleFileCheckHintKeepsFlags: asyncapi and docs, which write one file, print the
+// same fix as generate: the command as given less --check, paths shell-quoted, so that
+// --title and --api-version are not lost (without them the fix wrote another document
+// and --check still failed), and after the fix --check passes.
+func TestSingleFileCheckHintKeepsFlags(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "my docs")
+	for _, tc := range []struct {
+		cmd   string
+		out   string
+		extra []string
+	}{
+		{"asyncapi", filepath.Join(dir, "asyncapi.yaml"), []string{"--title", "Orders platform", "--api-version", "2.3.0"}},
+		{"docs", filepath.Join(dir, "catalog.md"), nil},
+	} {
+		args := append([]string{tc.cmd, "-r", exampleRegistry, "-o", tc.out}, tc.extra...)
+		code, _, stderr := run(t, append(args, "--check")...)
+		wantErr := tc.out + ": out of date\nbqgen " + tc.cmd + " --check: run bqgen " + tc.cmd + " -r " + exampleRegistry + " -o '" + tc.out + "'"
+		if tc.extra != nil {
+			wantErr += " --title 'Orders platform' --api-version 2.3.0"
+		}
+		wantErr += "\n"
+		if code != ExitFindings || stderr != wantErr {
+			t.Errorf("%s --check: exit %d, stderr\n%s\nwant exit 1 and\n%s", tc.cmd, code, stderr, wantErr)
+		}
+		// The fix, as the shell splits it, makes --check pass.
+		if code, _, stderr := run(t, args...); code != ExitOK {
+			t.Fatalf("%s: the fix: exit %d: %s", tc.cmd, code, stderr)
+		}
+		if code, _, stderr := run(t, append(args, "--check")...); code != ExitOK {
+			t.Errorf("%s --check after the fix: exit %d: %s", tc.cmd, code, stderr)
+		}
+	}
+}

@@ -118,6 +118,7 @@ func TestHelpLooseEnds(t *testing.T) {
 		"version":  "Exit codes: 0 printed, 2 usage error.\n",
 		"init":     "Exit codes: 0 written, 2 usage or I/O error (a file in the way is never overwritten).\n",
 		"generate": "Exit codes: " + writerExits + "\n",
+		"fixtures": "Exit codes: " + writerExits + "\n",
 		"check":    "Exit codes: 0 no errors (warnings only fail under --strict), 1 findings, 2 usage or I/O error.\n",
 	} {
 		if _, stdout, _ := run(t, "help", name); !strings.HasSuffix(stdout, want) {

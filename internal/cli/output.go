@@ -34,6 +34,16 @@ func syncSource(e env, cmd, regPath, out string, src outdir.Source, opts outdir.
 	return reportPlan(e, cmd, regPath, out, plan, opts.DryRun)
 }
 
+// fixLine returns the command a stale --check of cmd tells the user to run: the command
+// line as given less --check (e.rerun, which keeps --import-path, --title and the like),
+// else `bqgen CMD -r REGPATH -o OUT` with both paths shell-quoted where they need it.
+func fixLine(e env, cmd, regPath, out string) string {
+	if e.rerun != "" {
+		return e.rerun
+	}
+	return fmt.Sprintf("bqgen %s -r %s -o %s", cmd, shellWord(regPath), shellWord(out))
+}
+
 // reportPlan prints what syncSource reports of plan, the result of outdir.SyncSource
 // (a dry run's for --check, dryRun), and returns the exit code.
 func reportPlan(e env, cmd, regPath, out string, plan outdir.Plan, dryRun bool) int {
@@ -53,11 +63,7 @@ func reportPlan(e env, cmd, regPath, out string, plan outdir.Plan, dryRun bool) 
 		for _, n := range plan.Leftovers {
 			fmt.Fprintf(e.stderr, "%s: stale, left by a bqgen run that was killed; would be removed\n", filepath.Join(out, n))
 		}
-		fix := e.rerun
-		if fix == "" {
-			fix = fmt.Sprintf("bqgen %s -r %s -o %s", cmd, regPath, out)
-		}
-		fmt.Fprintf(e.stderr, "bqgen %s --check: %s is stale; run %s\n", cmd, out, fix)
+		fmt.Fprintf(e.stderr, "bqgen %s --check: %s is stale; run %s\n", cmd, out, fixLine(e, cmd, regPath, out))
 		return ExitFindings
 	}
 	for _, n := range plan.KeptDirs {
