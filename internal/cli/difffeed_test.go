@@ -113,12 +113,39 @@ func diffPair(t *testing.T, seed uint64) (newDir, oldDir string) {
 			files[f] = bytes.Replace(files[f], []byte("        occurred_at: {type: timestamp}"), []byte("        occurred_at: {type: string}"), 1)
 		}
 	}
+	if rng.IntN(2) == 0 {
+		// Examples and enum values with findings (their positions come from nodes the
+		// new load keeps past the merge), first in the new registry and under another
+		// name in the old one: the old load takes the tree and moves its positions to
+		// its own name while the new load still reports from those nodes.
+		kept := keptFindings(rng.IntN(4) == 0)
+		newFiles["aa-kept.yaml"] = kept
+		oldFiles["zz-kept-moved.yaml"] = kept
+	}
 	for dir, files := range map[string]map[string][]byte{newDir: newFiles, oldDir: oldFiles} {
 		for name, b := range files {
 			writeFile(t, filepath.Join(dir, name), string(b))
 		}
 	}
 	return newDir, oldDir
+}
+
+// keptFindings is a registry file whose fields have examples and enum values, which
+// the loader reads from their YAML nodes after the file is merged: with findings
+// each (BQ025, BQ041: the registry is rejected) or, clean, none.
+func keptFindings(clean bool) []byte {
+	ts, enum := "1700000000", "9"
+	if clean {
+		ts, enum = "1700000000000", "3"
+	}
+	var b strings.Builder
+	b.WriteString("version: 1\nmessages:\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "  urn:babel:kept:m%d.created:\n    data:\n      properties:\n", i)
+		fmt.Fprintf(&b, "        at: {type: timestamp, examples: [%s]}\n", ts)
+		fmt.Fprintf(&b, "        n: {type: integer, maximum: 5, enum: [1, %s]}\n", enum)
+	}
+	return []byte(b.String())
 }
 
 // TestDiffFeedDifferential compares runDiff (the old registry loaded beside the new
