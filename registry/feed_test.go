@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/babelqueue/bqgen/internal/synth"
 )
@@ -117,4 +119,29 @@ func examplesFile() []byte {
 		}
 	}
 	return []byte(b.String())
+}
+
+// TestFeedLargeFileWaits: a load given a feeding Cache that meets a file over
+// maxCachedFile (which the feeding load leaves no tree of) does not parse it beside
+// the feeding load: take returns only once the feed is done, so that two large files
+// are never parsed at once (a 19 MB registry file each took diff over its memory
+// target when they were).
+func TestFeedLargeFileWaits(t *testing.T) {
+	t.Parallel()
+	big := []byte("version: 1\n# " + strings.Repeat("x", maxCachedFile) + "\n")
+	in := &Input{srcs: []source{{name: "new.yaml", data: big}}}
+	c := NewCache()
+	_, done := c.Feed(in)
+	other := append(bytes.Clone(big), '\n') // not the new file: nothing is promised for it
+	took := make(chan *tnode, 1)
+	go func() { took <- c.take("old.yaml", other) }()
+	select {
+	case <-took:
+		t.Fatal("take of a large file returned before the feed was done")
+	case <-time.After(50 * time.Millisecond):
+	}
+	done()
+	if root := <-took; root != nil {
+		t.Fatalf("take returned a tree for a file no load left: %v", root)
+	}
 }
