@@ -1,9 +1,11 @@
 package property
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/format"
 	"go/token"
 	"go/types"
 	"math/rand/v2"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/babelqueue/bqgen/internal/emit/golang"
 	"github.com/babelqueue/bqgen/internal/gonames"
 	"github.com/babelqueue/bqgen/internal/model"
 	"github.com/babelqueue/bqgen/registry"
@@ -44,6 +47,21 @@ var (
 	foldPairs = [][2]string{{"url", "URL"}, {"id", "ID"}, {"api_key", "APIKey"}, {"http_url", "httpURL"},
 		{"user-id", "user_id"}, {"i_d", "id"}, {"Api", "API"}, {"mW", "MW"}, {"a.b", "a_b"}, {"uuid", "UUID"},
 		{"json_id", "JSONID"}, {"created", "Created"}, {"x", "X"}}
+	// layoutTexts are texts whose width or shape the emitter's own layout must get
+	// as gofmt does (internal/emit/golang: alignBlock aligns the cells of struct and
+	// const blocks by their width in runes, plainDoc writes plain doc comments
+	// without go/doc/comment): wide, combining, zero-width and right-to-left
+	// letters, Unicode blanks at the ends of a line, tabs, the `[*]` of item paths
+	// beside other brackets, code blocks with tabs, long lines.
+	layoutTexts = []string{"Has [*] in it.", "Items [*] and [Name] and [*]x and ] and [", "[*]", "Tab\there.",
+		"Wide ｗｉｄｅ 数量 名前 text.", "Combining e\u0301 a\u0308 text.", "RTL مرحبا שלום text.", "Zero\u200bwidth\u200djoin.",
+		"Ends in a blank\u00a0", "\u3000Starts with one.", "Line one.\n\u3000\nLine two.", "Code:\n\n\tx\t:= [*]1\n    y := 2\n\nAfter.",
+		strings.Repeat("Long ", 90) + "end.", "Para [*] one.\n\nPara two [*]"}
+	// layoutKeys are JSON keys of the same kinds, and keys that cannot be a struct
+	// tag (a quote, backquote, comma, backslash: the key then leads the line
+	// comment instead).
+	layoutKeys = []string{"数量", "ｗｉｄｅ_key", "e\u0301tat", "a\u0308b", "zw\u200bkey", "مرحبا", "ǅx", "ﬁx", "[*]", "a[*]b",
+		"a\"b", "a`b", "a,b", "a\\b", "a b", "k\u00a0ey", "x"}
 )
 
 // goKeywords returns Go's keywords (go/token).
@@ -239,7 +257,47 @@ func candidates(rng *rand.Rand) []func(*advReg) {
 		pick(roles...)
 		pick(roles...)
 	}
+	out = append(out, layoutCandidates(rng)...)
 	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// layoutCandidates returns the changes of layoutTexts and layoutKeys, each in one
+// role drawn from rng: a text as the description of a field of the base message
+// (among fields of other widths), of an inline object under an array (whose doc
+// comment holds its path with `[*]`), of a named type or as an enum value; a key as
+// a field key of the base message, with its derived Go name or a go.name, beside
+// ASCII keys, or as an enum value of a named type with a go.enum name.
+func layoutCandidates(rng *rand.Rand) []func(*advReg) {
+	var out []func(*advReg)
+	pick := func(roles ...func(*advReg)) { out = append(out, roles[rng.IntN(len(roles))]) }
+	props := func(r *advReg) map[string]any {
+		return r.Messages[baseMessage]["data"].(map[string]any)["properties"].(map[string]any)
+	}
+	for i, text := range layoutTexts {
+		pick(func(r *advReg) {
+			props(r)[fmt.Sprintf("described_%d", i)] = map[string]any{"type": "string", "maxLength": 9, "description": text}
+		},
+			func(r *advReg) {
+				props(r)[fmt.Sprintf("lines_%d", i)] = map[string]any{"type": "array", "description": text, "items": map[string]any{
+					"type": "object", "description": text, "properties": map[string]any{"q": intField(), "long_key_name": map[string]any{"type": "string", "description": text}}}}
+			},
+			func(r *advReg) {
+				r.Types[fmt.Sprintf("Laid%d", i)] = map[string]any{"type": "object", "description": text, "properties": map[string]any{"id": intField(), "n": map[string]any{"type": "boolean", "description": text}}}
+			},
+			func(r *advReg) {
+				r.Types[fmt.Sprintf("Valued%d", i)] = map[string]any{"type": "string", "enum": []any{text, "b"}, "go": map[string]any{"enum": map[string]any{text: fmt.Sprintf("V%dText", i), "b": fmt.Sprintf("V%dB", i)}}}
+			})
+	}
+	for i, key := range layoutKeys {
+		pick(func(r *advReg) { props(r)[key] = map[string]any{"type": "string", "enum": []any{key, "ok"}} },
+			func(r *advReg) {
+				props(r)[key] = map[string]any{"type": "integer", "nullable": true, "go": map[string]any{"name": fmt.Sprintf("Laid%d", i)}}
+			},
+			func(r *advReg) {
+				r.Types[fmt.Sprintf("Keyed%d", i)] = map[string]any{"type": "string", "enum": []any{key, "a"}, "go": map[string]any{"enum": map[string]any{key: fmt.Sprintf("K%dLongerName", i), "a": "A"}}}
+			})
+	}
 	return out
 }
 
@@ -262,6 +320,16 @@ func contextOf(n string) string {
 // construction), and the counts of kept and rejected changes.
 func adversarial(t *testing.T, seed uint64, name string, n int) (src []byte, reg *model.Registry, kept, rejected int) {
 	t.Helper()
+	all := candidates(rand.New(rand.NewPCG(seed, 0x61647672))) // "advr"
+	if n > 0 && n < len(all) {
+		all = all[:n]
+	}
+	return adversarialFrom(t, seed, name, all)
+}
+
+// adversarialFrom is adversarial for the candidate changes all.
+func adversarialFrom(t *testing.T, seed uint64, name string, all []func(*advReg)) (src []byte, reg *model.Registry, kept, rejected int) {
+	t.Helper()
 	r := &advReg{Version: 1, Consumers: []string{"go"}, Go: advGo{Package: name}, Types: map[string]map[string]any{},
 		Messages: map[string]map[string]any{baseMessage: message("S.", map[string]any{"id": intField()})}}
 	load := func(b []byte) (*model.Registry, bool) {
@@ -276,10 +344,6 @@ func adversarial(t *testing.T, seed uint64, name string, n int) (src []byte, reg
 	// that collide with each other) is applied one change at a time.
 	base := r
 	var alone []func(*advReg)
-	all := candidates(rand.New(rand.NewPCG(seed, 0x61647672))) // "advr"
-	if n > 0 && n < len(all) {
-		all = all[:n]
-	}
 	for _, change := range all {
 		c := base.clone()
 		change(c)
@@ -326,4 +390,48 @@ func sortedContexts(names *gonames.Names) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestLayoutGofmtStable: registries built from the layout candidates alone
+// (layoutCandidates: wide, combining, zero-width and right-to-left text, Unicode
+// blanks, tabs, `[*]` beside other brackets, keys that cannot be struct tags, each
+// change kept when check passes) give Go files that gofmt leaves as they are,
+// without building them (TestRandomRegistries builds and vets these candidates
+// among the others): the emitter aligns struct and const blocks and writes plain doc
+// comments itself, so a width counted in bytes or a doc text go/doc/comment reads
+// differently shows here.
+func TestLayoutGofmtStable(t *testing.T) {
+	t.Parallel()
+	seeds := 8
+	if testing.Short() {
+		seeds = 3
+	}
+	kept := 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		name := fmt.Sprintf("l%d", seed)
+		_, reg, k, _ := adversarialFrom(t, seed, name, layoutCandidates(rand.New(rand.NewPCG(seed, 0x6c61796f)))) // "layo"
+		kept += k
+		t.Logf("seed %d: %d layout changes kept", seed, k)
+		names, colls := gonames.Plan(reg, reg.GoPackage)
+		if len(colls) > 0 {
+			t.Fatalf("seed %d: Go name collisions %+v", seed, colls)
+		}
+		files, err := golang.Emit(reg, names, golang.Options{ImportPath: "example.com/" + name})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for _, f := range files {
+			formatted, err := format.Source(f.Content)
+			if err != nil {
+				t.Errorf("seed %d: %s: %v", seed, f.Name, err)
+			} else if !bytes.Equal(formatted, f.Content) {
+				t.Errorf("seed %d: %s is not gofmt-stable; gofmt makes it\n%s", seed, f.Name, formatted)
+			}
+		}
+	}
+	// Each seed keeps most of the changes: a key with no exported Go name as an
+	// enum value of the base message is the one role check refuses.
+	if min := seeds * (len(layoutTexts) + len(layoutKeys)) / 2; kept < min {
+		t.Fatalf("%d layout changes kept over %d seeds, want at least %d", kept, seeds, min)
+	}
 }

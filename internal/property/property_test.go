@@ -61,7 +61,8 @@ type set struct {
 // TestRandomRegistries is the property: for random valid registries, and for
 // adversarial ones (adversarial_test.go: names and texts drawn from Go keywords and
 // predeclared identifiers, every runtime identifier, Windows device names, directive
-// lines, names equal after case folding or initialisms, each kept when `check` still
+// lines, names equal after case folding or initialisms, texts and keys of unusual
+// width or shape (wide, combining, zero-width, tabs, `[*]`), each kept when `check` still
 // passes), the generated packages compile and pass go vet (`go build ./...`, `go vet
 // ./...`) and `go list ./...` lists every one of them; on every instance (the agreement corpus of the
 // model plus random mutations) the generated decoder (UnmarshalJSON) and jsonschema/v6
