@@ -220,3 +220,36 @@ func TestDocCommentIsGofmtFixpoint(t *testing.T) {
 		}
 	}
 }
+
+// field adds, for the tests, the struct field name of Go type typ with the struct tag tag (a
+// literal, "" for none) and the line comment comment, as go/printer's fieldList
+// writes it: with blanks between the columns when the struct has a single field,
+// else vtabs, and an empty soft column before the tag (so that the tags of tagged
+// fields and the comments of untagged ones start in one column). It lays the cells out
+// as gen.fieldLine does, which appends the type and tag in place instead of taking
+// strings.
+func (bl *block) field(single bool, name, typ, tag, comment string) {
+	bl.newline(false)
+	switch {
+	case single && tag != "":
+		bl.text(name + " " + typ + " " + tag)
+		bl.end(true)
+	case single:
+		bl.text(name + " " + typ)
+		bl.end(true)
+	case tag != "":
+		bl.text(name)
+		bl.end(false)
+		bl.text(typ)
+		bl.end(false)
+		bl.end(false)
+		bl.text(tag)
+		bl.end(true)
+	default:
+		bl.text(name)
+		bl.end(false)
+		bl.text(typ)
+		bl.end(false)
+	}
+	bl.text(comment)
+}
